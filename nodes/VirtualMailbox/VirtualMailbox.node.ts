@@ -1,0 +1,62 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as account from './actions/account/Account.resource';
+import * as address from './actions/address/Address.resource';
+import * as bankAccount from './actions/bankAccount/BankAccount.resource';
+import * as folder from './actions/folder/Folder.resource';
+import * as mail from './actions/mail/Mail.resource';
+import { router } from './actions/router';
+import * as scan from './actions/scan/Scan.resource';
+import * as shipment from './actions/shipment/Shipment.resource';
+import { searchBankAccounts, searchFolders } from './methods/listSearch';
+
+export class VirtualMailbox implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Virtual Mailbox',
+		name: 'virtualMailbox',
+		icon: { light: 'file:../../icons/virtualMailbox.svg', dark: 'file:../../icons/virtualMailbox.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Read and act on virtual mailbox mail: list and file mail, scans, shipments, folders, addresses and bank accounts',
+		defaults: { name: 'Virtual Mailbox' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'virtualMailboxApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Address', value: 'address' },
+					{ name: 'Bank Account', value: 'bankAccount' },
+					{ name: 'Folder', value: 'folder' },
+					{ name: 'Mail', value: 'mail' },
+					{ name: 'Scan', value: 'scan' },
+					{ name: 'Shipment', value: 'shipment' },
+				],
+				default: 'mail',
+			},
+			...account.description,
+			...address.description,
+			...bankAccount.description,
+			...folder.description,
+			...mail.description,
+			...scan.description,
+			...shipment.description,
+		],
+	};
+
+	methods = {
+		listSearch: { searchFolders, searchBankAccounts },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

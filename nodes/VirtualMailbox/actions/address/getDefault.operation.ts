@@ -1,0 +1,17 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ADDRESS_TYPES } from '../../../shared/constants';
+import { checkOneOf } from '../../../shared/params';
+import { apiRequest } from '../../../shared/transport';
+import { addressTypeField } from './Address.fields';
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['address'], operation: ['getDefault'] } },
+	[addressTypeField],
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const type = checkOneOf.call(this, this.getNodeParameter('type', i), ADDRESS_TYPES, 'Type', i);
+	return await apiRequest.call(this, 'GET', '/v1/addresses/default', { query: { type }, itemIndex: i });
+}

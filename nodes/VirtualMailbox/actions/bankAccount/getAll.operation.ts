@@ -1,0 +1,17 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readReturnAll, returnAllAndLimit } from '../../../shared/params';
+import { listPaginated } from '../../../shared/transport';
+import { withoutAccountNumber } from './BankAccount.fields';
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['bankAccount'], operation: ['getAll'] } },
+	returnAllAndLimit(),
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const { returnAll, limit } = readReturnAll.call(this, i);
+	const accounts = await listPaginated.call(this, '/v1/bank-accounts', {}, { returnAll, limit, itemIndex: i });
+	return accounts.map(withoutAccountNumber);
+}

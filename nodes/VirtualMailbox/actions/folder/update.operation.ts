@@ -1,0 +1,37 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { checkColor, folderLocator, getId } from '../../../shared/params';
+import { apiRequest, segment } from '../../../shared/transport';
+import { colorField } from './Folder.fields';
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['folder'], operation: ['update'] } }, [
+	folderLocator(),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [colorField, { displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New folder name' }],
+	},
+]);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const id = getId.call(this, 'folderId', i, 'Folder', 'numeric');
+	const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
+	const body: IDataObject = {};
+	if (fields.name !== undefined) {
+		const name = String(fields.name).trim();
+		if (name === '') throw new NodeOperationError(this.getNode(), 'Name cannot be empty', { itemIndex: i });
+		body.name = name;
+	}
+	if (fields.color !== undefined) body.color = checkColor.call(this, fields.color, i);
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex: i,
+			description: 'Add Name or Color under Update Fields.',
+		});
+	}
+	return await apiRequest.call(this, 'PATCH', `/v1/folders/${segment(id)}`, { body, itemIndex: i });
+}

@@ -1,0 +1,129 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { MAIL_STATUSES, MAIL_TYPES, SCAN_STATUSES } from '../../../shared/constants';
+import { checkId, folderLocator, readReturnAll, returnAllAndLimit } from '../../../shared/params';
+import { listPaginated, type Query } from '../../../shared/transport';
+
+const label = (value: string) => value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit(),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Arrived',
+				name: 'arrived',
+				type: 'options',
+				default: 'week',
+				description: 'Only mail that arrived within this period',
+				options: [
+					{ name: 'Past Week', value: 'week' },
+					{ name: 'Past Month', value: 'month' },
+					{ name: 'Past Half Year', value: 'half_year' },
+					{ name: 'Past Year', value: 'year' },
+				],
+			},
+			{ ...folderLocator({ required: false, description: 'Only mail filed in this folder' }) },
+			{
+				displayName: 'Is Read',
+				name: 'isRead',
+				type: 'options',
+				default: 'false',
+				options: [
+					{ name: 'Read', value: 'true' },
+					{ name: 'Unread', value: 'false' },
+				],
+			},
+			{
+				displayName: 'Mail Type',
+				name: 'mailType',
+				type: 'multiOptions',
+				default: [],
+				options: MAIL_TYPES.map((value) => ({ name: label(value), value })),
+			},
+			{
+				displayName: 'Scan Status',
+				name: 'scanStatus',
+				type: 'multiOptions',
+				default: [],
+				description: '"None" selects mail with no scan requested',
+				options: SCAN_STATUSES.map((value) => ({ name: label(value), value })),
+			},
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				description: 'Free text the service matches against the mail item, such as a sender name',
+			},
+			{
+				displayName: 'Sort',
+				name: 'sort',
+				type: 'options',
+				default: 'newest',
+				options: [
+					{ name: 'Newest First', value: 'newest' },
+					{ name: 'Oldest First', value: 'oldest' },
+				],
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				default: [],
+				options: MAIL_STATUSES.map((value) => ({ name: label(value), value })),
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['mail'], operation: ['getAll'] } }, properties);
+
+const toList = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : value ? [String(value)] : []);
+
+/** Pure: the node's filters → the GET /v1/mails query. */
+export function mailQuery(filters: IDataObject, folderId?: string): Query {
+	return {
+		status: toList(filters.status),
+		mail_type: toList(filters.mailType),
+		scan_status: toList(filters.scanStatus),
+		folder_id: folderId,
+		search: filters.search as string | undefined,
+		sort: filters.sort as string | undefined,
+		arrived: filters.arrived as string | undefined,
+		is_read: filters.isRead as string | undefined,
+	};
+}
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const { returnAll, limit } = readReturnAll.call(this, i);
+	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+	const folder = filters.folderId as IDataObject | string | undefined;
+	const folderValue = folder && typeof folder === 'object' ? folder.value : folder;
+	const folderId = folderValue ? checkId.call(this, folderValue, 'Folder', 'numeric', i) : undefined;
+	const query = mailQuery(filters, folderId);
+	const sort = (filters.sort as string | undefined) ?? 'newest';
+	const time = (item: IDataObject) => Date.parse(String(item.arrival_date ?? '')) || 0;
+
+	return await listPaginated.call(this, '/v1/mails', query, {
+		returnAll,
+		limit,
+		itemIndex: i,
+		// Exclusive partitions of the mailbox the API can filter on, tried in this order.
+		splits: [
+			{ param: 'status', values: MAIL_STATUSES },
+			{ param: 'mail_type', values: MAIL_TYPES },
+			{ param: 'scan_status', values: SCAN_STATUSES },
+			{ param: 'is_read', values: ['true', 'false'] },
+		],
+		splitQuery: { sort },
+		order: (a, b) => (sort === 'oldest' ? time(a) - time(b) : time(b) - time(a)),
+		narrowHint: 'the Arrived, Folder or Search filter',
+	});
+}

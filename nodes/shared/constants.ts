@@ -1,0 +1,39 @@
+/** Names that saved workflows depend on (see CONTRACT.md): never change them. */
+export const CREDENTIAL_TYPE = 'virtualMailboxApi';
+
+/** Production and sandbox servers of the provider (its public SDK lists these). */
+export const SERVERS = {
+	production: 'https://api.usglobalmail.com',
+	sandbox: 'https://api-sandbox.usglobalmail.com',
+} as const;
+
+export type Environment = keyof typeof SERVERS | 'custom';
+
+/** The API caps `limit` at 100 per page. */
+export const PAGE_SIZE_MAX = 100;
+/** Pagination reaches only the first 10,000 items of one result set. */
+export const DEPTH_LIMIT = 10_000;
+
+/** Query values of GET /v1/mails list filters, as the spec gives them. */
+export const MAIL_STATUSES = ['inbox', 'archived', 'quarantine', 'discard_request'] as const;
+export const MAIL_TYPES = [
+	'letter',
+	'large_letter',
+	'magazine',
+	'package',
+	'softpak',
+	'catalog',
+	'distribution',
+	'fulfillment',
+	'inventory',
+] as const;
+export const SCAN_STATUSES = [
+	'in_process',
+	'cancelled',
+	'rejected',
+	'completed',
+	'deleted',
+	'restoring',
+	'none',
+] as const;
+export const ADDRESS_TYPES = ['shipping', 'deposit'] as const;

@@ -1,0 +1,107 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/** Problem details body of the spec (every field optional here: servers and proxies vary). */
+export interface ProblemDetails {
+	type?: string;
+	title?: string;
+	status?: number;
+	code?: string;
+	request_id?: string;
+	detail?: string;
+	instance?: string;
+	errors?: Array<{ field?: string; message?: string; code?: string }>;
+}
+
+const HINTS: Record<number, string> = {
+	401: 'Check the API key in the credential and that its Environment matches the key (live keys for Production, test keys for Sandbox).',
+	403: 'The API key is valid but not allowed to do this; check its permissions or the account plan.',
+	404: 'Check the ID: the item does not exist or belongs to another account.',
+	409: 'The item is not in a state that allows this (for example cancelling a scan that is no longer in process).',
+	429: 'The rate limit was hit and retries ran out of time; run fewer items at once or add a Wait node.',
+};
+
+/** Replace every secret in every string of a value (deep), so errors cannot echo them. */
+export function redact<T>(value: T, secrets: readonly string[]): T {
+	const live = secrets.filter((s) => typeof s === 'string' && s.length >= 4);
+	if (live.length === 0) return value;
+	const scrub = (v: unknown): unknown => {
+		if (typeof v === 'string') return live.reduce((text, s) => text.split(s).join('[redacted]'), v);
+		if (Array.isArray(v)) return v.map(scrub);
+		if (v && typeof v === 'object') {
+			const out: IDataObject = {};
+			for (const [k, inner] of Object.entries(v)) out[k] = scrub(inner) as IDataObject[string];
+			return out;
+		}
+		return v;
+	};
+	return scrub(value) as T;
+}
+
+export function asProblem(body: unknown): ProblemDetails | undefined {
+	let value = body;
+	if (typeof value === 'string') {
+		try {
+			value = JSON.parse(value);
+		} catch {
+			return undefined;
+		}
+	}
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+	const candidate = value as ProblemDetails;
+	return typeof candidate.title === 'string' || typeof candidate.detail === 'string' ? candidate : undefined;
+}
+
+export interface ErrorContext {
+	method: string;
+	path: string;
+	itemIndex?: number;
+	/** Whether the failing request carried a pagination cursor. */
+	hadCursor?: boolean;
+	secrets: readonly string[];
+}
+
+/** An HTTP error response → NodeApiError carrying title, detail, field errors, code and request_id. */
+export function problemError(node: INode, status: number, body: unknown, ctx: ErrorContext): NodeApiError {
+	const problem = asProblem(body) ?? {};
+	const title = problem.title ?? `HTTP ${status}`;
+	let message = problem.detail ? `${title}: ${problem.detail}` : title;
+	if (status === 422 && problem.code === 'validation_error' && ctx.hadCursor) {
+		message = `The API rejected the pagination cursor (${message}). Cursors are bound to the exact query and reach only the first 10,000 items; the query must not change while paging.`;
+	}
+	const lines: string[] = [];
+	for (const fieldError of problem.errors ?? []) {
+		lines.push(`${fieldError.field ?? '(body)'}: ${fieldError.message ?? 'invalid'}${fieldError.code ? ` (${fieldError.code})` : ''}`);
+	}
+	if (HINTS[status]) lines.push(HINTS[status]);
+	lines.push(`${ctx.method} ${ctx.path} → ${status}${problem.code ? ` ${problem.code}` : ''}${problem.request_id ? `, request_id ${problem.request_id}` : ''}`);
+
+	const safe = redact({ problem, message, description: lines.join('\n') }, ctx.secrets);
+	const error = new NodeApiError(node, { ...safe.problem, message: safe.message } as JsonObject, {
+		message: safe.message,
+		description: safe.description,
+		httpCode: String(status),
+		itemIndex: ctx.itemIndex,
+	});
+	Object.assign(error.context, {
+		status,
+		code: safe.problem.code,
+		requestId: safe.problem.request_id,
+		title: safe.problem.title,
+		detail: safe.problem.detail,
+		fieldErrors: safe.problem.errors,
+	});
+	return error;
+}
+
+/** A network failure → NodeApiError without the request config (which holds the Authorization header). */
+export function networkError(node: INode, cause: unknown, ctx: ErrorContext): NodeApiError {
+	const raw = cause as { message?: string; code?: string; cause?: { code?: string } };
+	const code = raw?.code ?? raw?.cause?.code;
+	const text = redact(`${raw?.message ?? 'Network error'}`, ctx.secrets);
+	return new NodeApiError(node, { message: text, code: code ?? null } as JsonObject, {
+		message: `Could not reach the Virtual Mailbox API (${ctx.method} ${ctx.path}): ${text}`,
+		description: ctx.method === 'GET' ? 'The request was retried and kept failing.' : 'Not retried: the server may already have acted on it.',
+		itemIndex: ctx.itemIndex,
+	});
+}

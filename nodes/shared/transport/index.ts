@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './pagination';
+export * from './query';
+export * from './request';
+export * from './retry';

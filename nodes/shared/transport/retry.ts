@@ -1,0 +1,53 @@
+/**
+ * Retry policy, pure. A request the server may already have acted on is never retried blindly:
+ * 5xx and network errors are retried for GET only; 429 (the server did not act) for any method.
+ * Mutable so tests and benchmarks can shorten the waits; the node never changes it.
+ */
+export const retryPolicy = {
+	maxAttempts: 5,
+	/** Total time a request may spend waiting between attempts. */
+	budgetMs: 60_000,
+	baseDelayMs: 1_000,
+	maxDelayMs: 20_000,
+};
+
+export type Failure = { kind: 'status'; status: number; retryAfter?: string } | { kind: 'network' };
+
+/** Seconds (`"3"`) or an HTTP date; returns milliseconds to wait, or undefined when unusable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+	if (value === undefined || value === null) return undefined;
+	const text = String(value).trim();
+	if (text === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	const date = Date.parse(text);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
+}
+
+export function isRetryable(method: string, failure: Failure): boolean {
+	if (failure.kind === 'status' && failure.status === 429) return true;
+	if (method.toUpperCase() !== 'GET') return false;
+	return failure.kind === 'network' || (failure.status >= 500 && failure.status <= 599) || failure.status === 408;
+}
+
+/**
+ * Decide whether to try again and after how long. `attempt` is the attempt that just failed
+ * (1-based); `waitedMs` is the time already spent waiting for this request.
+ */
+export function nextDelay(
+	method: string,
+	failure: Failure,
+	attempt: number,
+	waitedMs: number,
+	now: number,
+	random: () => number = Math.random,
+	policy = retryPolicy,
+): number | undefined {
+	if (!isRetryable(method, failure) || attempt >= policy.maxAttempts) return undefined;
+	const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
+	// Exponential backoff with full jitter when the server gave no Retry-After.
+	const delay =
+		asked ?? Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);
+	if (waitedMs + delay > policy.budgetMs) return undefined;
+	return Math.round(delay);
+}

@@ -1,0 +1,261 @@
+// Runs the BUILT package through n8n's own execution code (n8n-core's loader, Workflow,
+// WorkflowExecute, node contexts and real httpRequestWithAuthentication), as real n8n does.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import os from 'node:os';
+import fs from 'node:fs';
+
+const require = createRequire(import.meta.url);
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-harness-'));
+
+const core = require('n8n-core');
+const { Workflow, ICredentialsHelper, NodeHelpers } = require('n8n-workflow');
+
+export const PACKAGE = 'n8n-nodes-virtual-mailbox';
+export const TYPES = {
+	action: `${PACKAGE}.virtualMailbox`,
+	trigger: `${PACKAGE}.virtualMailboxTrigger`,
+	poll: `${PACKAGE}.virtualMailboxPollTrigger`,
+};
+
+let loaderPromise;
+/** The package as n8n loads it: from the "n8n" block of package.json, out of dist/. */
+export function loadPackage() {
+	loaderPromise ??= (async () => {
+		const loader = new core.PackageDirectoryLoader(ROOT);
+		await loader.loadAll();
+		return loader;
+	})();
+	return loaderPromise;
+}
+
+/** Require a built module of the package (the same instance n8n's loader uses). */
+export function dist(relative) {
+	return require(path.join(ROOT, 'dist', relative));
+}
+
+const INPUT_TYPE = 'harness.input';
+
+function inputNodeType(items) {
+	return {
+		description: {
+			displayName: 'Input',
+			name: INPUT_TYPE,
+			group: ['input'],
+			version: 1,
+			description: 'Emits the test items',
+			defaults: { name: 'Input' },
+			inputs: [],
+			outputs: ['main'],
+			properties: [],
+		},
+		async execute() {
+			return [items.map((json) => ({ json }))];
+		},
+	};
+}
+
+function nodeTypesFor(loader, extra = {}) {
+	const byName = (type) => {
+		if (extra[type]) return extra[type];
+		const short = type.startsWith(`${PACKAGE}.`) ? type.slice(PACKAGE.length + 1) : type;
+		const entry = loader.nodeTypes[short];
+		if (!entry) throw new Error(`Unknown node type ${type}`);
+		return entry.type;
+	};
+	return {
+		getByName: byName,
+		getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(byName(type), version),
+		getKnownTypes: () => ({}),
+	};
+}
+
+class CredentialsHelper extends ICredentialsHelper {
+	constructor(loader, credentials) {
+		super();
+		this.loader = loader;
+		this.credentials = credentials;
+	}
+	getParentTypes() {
+		return [];
+	}
+	isCredentialUsableByNode() {
+		return true;
+	}
+	async authenticate(credentials, typeName, requestOptions, workflow, node) {
+		const type = this.loader.credentialTypes[typeName].type;
+		const auth = type.authenticate;
+		if (!auth || auth.type !== 'generic') return requestOptions;
+		// As n8n's CredentialsHelper: resolve each "={{ }}" against $credentials.
+		const resolve = (value) =>
+			typeof value === 'string' && value.startsWith('=')
+				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
+				: value;
+		for (const [outer, inner] of Object.entries(auth.properties)) {
+			requestOptions[outer] ??= {};
+			for (const [key, value] of Object.entries(inner)) requestOptions[outer][resolve(key)] = resolve(value);
+		}
+		return requestOptions;
+	}
+	async preAuthentication() {
+		return undefined;
+	}
+	async runPreAuthentication() {
+		return undefined;
+	}
+	async getCredentials() {
+		throw new Error('not used');
+	}
+	async getDecrypted(_additionalData, _nodeCredentials, type) {
+		if (!this.credentials[type]) throw new Error(`No test credentials of type ${type}`);
+		return { ...this.credentials[type] };
+	}
+	async updateCredentials() {}
+	async updateCredentialsOauthTokenData() {}
+	getCredentialsProperties(type) {
+		return this.loader.credentialTypes[type].type.properties;
+	}
+}
+
+function additionalDataFor(loader, credentials, workflowData) {
+	return {
+		credentialsHelper: new CredentialsHelper(loader, credentials),
+		hooks: new core.ExecutionLifecycleHooks('manual', 'harness-execution', workflowData),
+		executeWorkflow: async () => {
+			throw new Error('not supported in the harness');
+		},
+		getRunExecutionData: async () => undefined,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		variables: {},
+		userId: 'harness-user',
+		executionId: 'harness-execution',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		setExecutionStatus: () => {},
+		sendDataToUI: () => {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('no task runner in the harness');
+		},
+	};
+}
+
+export const DEFAULT_CREDENTIALS = {
+	environment: 'custom',
+	baseUrl: 'http://vmb.test',
+	apiKey: 'test_sk_0123456789abcdef',
+	webhookSecret: 'whsec_current_0123456789',
+	previousWebhookSecret: '',
+};
+
+function buildWorkflow(loader, { parameters, type = TYPES.action, credentials, items, staticData, extraTypes = {} }) {
+	const node = {
+		id: 'node-under-test',
+		name: 'Virtual Mailbox',
+		type,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: { virtualMailboxApi: { id: '1', name: 'Virtual Mailbox account' } },
+	};
+	const nodes = [node];
+	const connections = {};
+	const extra = { ...extraTypes };
+	if (items) {
+		extra[INPUT_TYPE] = inputNodeType(items);
+		nodes.unshift({ id: 'input', name: 'Input', type: INPUT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} });
+		connections.Input = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+	}
+	const workflowData = { id: 'wf-harness', name: 'harness', nodes, connections, active: false, settings: {}, staticData };
+	const workflow = new Workflow({ ...workflowData, nodeTypes: nodeTypesFor(loader, extra), staticData });
+	const additionalData = additionalDataFor(loader, { virtualMailboxApi: credentials }, workflowData);
+	return { workflow, node: workflow.getNode(node.name), additionalData };
+}
+
+/**
+ * Run the action node once over `items` (default: one empty item) through WorkflowExecute.
+ * Returns { items, error } where items are the node's output items.
+ */
+export async function runNode({ parameters, items = [{}], credentials = DEFAULT_CREDENTIALS, continueOnFail = false }) {
+	const loader = await loadPackage();
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials, items });
+	if (continueOnFail) node.onError = 'continueRegularOutput';
+	const execute = new core.WorkflowExecute(additionalData, 'manual');
+	const run = await execute.run({ workflow, startNode: workflow.getNode('Input') });
+	const task = run.data.resultData.runData[node.name]?.[0];
+	return {
+		items: task?.data?.main?.[0] ?? [],
+		error: task?.error ?? run.data.resultData.error,
+		run,
+	};
+}
+
+/** A webhook delivery through n8n's own WebhookContext, as n8n's webhook server runs it. */
+export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {} }) {
+	const loader = await loadPackage();
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData });
+	const response = new FakeResponse();
+	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
+	const context = new core.WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+	context.getRequestObject = () => request;
+	context.getResponseObject = () => response;
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const result = await nodeType.webhook.call(context);
+	return { result, response, staticData: workflow.staticData };
+}
+
+/** Lifecycle methods (checkExists, create, delete) through n8n's HookContext. */
+export async function runHook({ parameters, method, credentials = DEFAULT_CREDENTIALS, staticData = {} }) {
+	const loader = await loadPackage();
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData });
+	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
+	const context = new core.HookContext(workflow, node, additionalData, 'trigger', 'activate', webhookData);
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	return await nodeType.webhookMethods.default[method].call(context);
+}
+
+/** One poll through n8n's PollContext. Static data is the workflow's, kept by the caller across polls. */
+export async function runPoll({ parameters, credentials = DEFAULT_CREDENTIALS, staticData = {}, mode = 'trigger' }) {
+	const loader = await loadPackage();
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.poll, credentials, staticData });
+	const context = new core.PollContext(workflow, node, additionalData, mode, 'activate');
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const result = await nodeType.poll.call(context);
+	return { result, staticData: workflow.staticData };
+}
+
+export class FakeResponse {
+	constructor() {
+		this.statusCode = 200;
+		this.body = undefined;
+		this.ended = false;
+		this.headers = {};
+	}
+	status(code) {
+		this.statusCode = code;
+		return this;
+	}
+	setHeader(name, value) {
+		this.headers[name.toLowerCase()] = value;
+		return this;
+	}
+	send(body) {
+		this.body = body;
+		return this;
+	}
+	json(body) {
+		this.body = body;
+		return this;
+	}
+	end() {
+		this.ended = true;
+		return this;
+	}
+}

@@ -88,7 +88,9 @@ export class VirtualMailboxApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message: `={{ "The API key was rejected (401). " + ($credentials.environment === "production" && /^[a-z]*_?test/i.test($credentials.apiKey) ? "It looks like a sandbox (test) key: switch Environment to Sandbox." : $credentials.environment === "sandbox" && /^[a-z]*_?live/i.test($credentials.apiKey) ? "It looks like a production (live) key: switch Environment to Production." : "Check that the key is current and matches the selected environment.") }}`,
+					// n8n shows this text as is (no expressions); the node's own 401 errors name the likely mismatch.
+					message:
+						'The API key was rejected (401). Production keys carry the live prefix and sandbox keys the test prefix: check that Environment matches the key, or create a new key in the dashboard.',
 				},
 			},
 			{

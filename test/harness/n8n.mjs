@@ -188,7 +188,13 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
 	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials, items });
 	if (continueOnFail) node.onError = 'continueRegularOutput';
 	const execute = new core.WorkflowExecute(additionalData, 'manual');
-	const run = await execute.run({ workflow, startNode: workflow.getNode('Input') });
+	let run;
+	try {
+		run = await execute.run({ workflow, startNode: workflow.getNode('Input') });
+	} catch (error) {
+		// n8n's own pre-run checks (for example an empty required parameter) stop the run here.
+		return { items: [], error, run: undefined };
+	}
 	const task = run.data.resultData.runData[node.name]?.[0];
 	return {
 		items: task?.data?.main?.[0] ?? [],

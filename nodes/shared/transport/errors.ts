@@ -52,6 +52,20 @@ export function asProblem(body: unknown): ProblemDetails | undefined {
 	return typeof candidate.title === 'string' || typeof candidate.detail === 'string' ? candidate : undefined;
 }
 
+/** Pure: a hint when the key's prefix looks like the other environment's (live vs test). */
+export function keyEnvironmentHint(environment: string | undefined, apiKey: string | undefined): string | undefined {
+	const key = String(apiKey ?? '').toLowerCase();
+	const looksLive = /^(\w+_)?live[_-]/.test(key);
+	const looksTest = /^(\w+_)?test[_-]/.test(key);
+	if (environment === 'production' && looksTest) {
+		return 'The key looks like a sandbox (test) key but the credential\'s Environment is Production: switch Environment to Sandbox.';
+	}
+	if (environment === 'sandbox' && looksLive) {
+		return 'The key looks like a production (live) key but the credential\'s Environment is Sandbox: switch Environment to Production.';
+	}
+	return undefined;
+}
+
 export interface ErrorContext {
 	method: string;
 	path: string;
@@ -59,6 +73,8 @@ export interface ErrorContext {
 	/** Whether the failing request carried a pagination cursor. */
 	hadCursor?: boolean;
 	secrets: readonly string[];
+	/** Extra lines for a 401, such as a likely environment mismatch. */
+	authHint?: string;
 }
 
 /** An HTTP error response → NodeApiError carrying title, detail, field errors, code and request_id. */
@@ -73,7 +89,8 @@ export function problemError(node: INode, status: number, body: unknown, ctx: Er
 	for (const fieldError of problem.errors ?? []) {
 		lines.push(`${fieldError.field ?? '(body)'}: ${fieldError.message ?? 'invalid'}${fieldError.code ? ` (${fieldError.code})` : ''}`);
 	}
-	if (HINTS[status]) lines.push(HINTS[status]);
+	if (status === 401 && ctx.authHint) lines.push(ctx.authHint);
+	else if (HINTS[status]) lines.push(HINTS[status]);
 	lines.push(`${ctx.method} ${ctx.path} → ${status}${problem.code ? ` ${problem.code}` : ''}${problem.request_id ? `, request_id ${problem.request_id}` : ''}`);
 
 	const safe = redact({ problem, message, description: lines.join('\n') }, ctx.secrets);
@@ -99,9 +116,12 @@ export function networkError(node: INode, cause: unknown, ctx: ErrorContext): No
 	const raw = cause as { message?: string; code?: string; cause?: { code?: string } };
 	const code = raw?.code ?? raw?.cause?.code;
 	const text = redact(`${raw?.message ?? 'Network error'}`, ctx.secrets);
-	return new NodeApiError(node, { message: text, code: code ?? null } as JsonObject, {
+	// No `code` in the response object: n8n would swap our message for a generic one per code.
+	const error = new NodeApiError(node, { message: text } as JsonObject, {
 		message: `Could not reach the Virtual Mailbox API (${ctx.method} ${ctx.path}): ${text}`,
-		description: ctx.method === 'GET' ? 'The request was retried and kept failing.' : 'Not retried: the server may already have acted on it.',
+		description: `${code ? `${code}. ` : ''}${ctx.method === 'GET' ? 'The request was retried and kept failing.' : 'Not retried: the server may already have acted on it; check before running again.'}`,
 		itemIndex: ctx.itemIndex,
 	});
+	error.context.code = code;
+	return error;
 }

@@ -11,7 +11,7 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type Environment, SERVERS } from '../constants';
-import { networkError, problemError } from './errors';
+import { keyEnvironmentHint, networkError, problemError } from './errors';
 import { buildUrl, type Query } from './query';
 import { nextDelay, type Failure } from './retry';
 
@@ -72,6 +72,7 @@ export async function apiRequest(
 		itemIndex: options.itemIndex,
 		hadCursor: Boolean(options.query?.cursor),
 		secrets: [credentials.apiKey ?? '', ...(options.secrets ?? [])],
+		authHint: keyEnvironmentHint(credentials.environment, credentials.apiKey),
 	};
 
 	let waitedMs = 0;

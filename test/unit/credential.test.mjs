@@ -1,0 +1,77 @@
+import { beforeEach, describe, expect, test } from 'vitest';
+import * as F from '../support/fixtures.mjs';
+import { mockApi, resetNock } from '../support/api.mjs';
+import { DEFAULT_CREDENTIALS, dist, loadPackage, runNode } from '../harness/n8n.mjs';
+
+const { SERVERS } = dist('nodes/shared/constants.js');
+const { keyEnvironmentHint } = dist('nodes/shared/transport/errors.js');
+const { Workflow } = await import('n8n-workflow');
+
+beforeEach(() => resetNock());
+
+async function credentialType() {
+	const loader = await loadPackage();
+	return loader.credentialTypes.virtualMailboxApi.type;
+}
+
+/** Evaluate one of the credential's "={{ }}" strings as n8n does, against $credentials. */
+function evaluate(expression, credentials) {
+	const workflow = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes: { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) } });
+	const node = { id: 'n', name: 'n', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} };
+	return workflow.expression.getSimpleParameterValue(node, expression, 'internal', { $credentials: credentials }, undefined, '');
+}
+
+describe('credential virtualMailboxApi', () => {
+	test('fields and environments are the contract\'s', async () => {
+		const type = await credentialType();
+		expect(type.name).toBe('virtualMailboxApi');
+		expect(type.properties.map((p) => p.name)).toEqual(['environment', 'baseUrl', 'apiKey', 'webhookSecret', 'previousWebhookSecret']);
+		expect(type.properties[0].options.map((o) => o.value)).toEqual(['production', 'sandbox', 'custom']);
+		for (const secret of ['apiKey', 'webhookSecret', 'previousWebhookSecret']) {
+			expect(type.properties.find((p) => p.name === secret).typeOptions.password).toBe(true);
+		}
+	});
+
+	test('the test request hits GET /v1/account on the selected environment (same servers as the transport)', async () => {
+		const { test: check } = await credentialType();
+		expect(check.request.url).toBe('/v1/account');
+		const base = (credentials) => evaluate(check.request.baseURL, credentials);
+		expect(base({ environment: 'production' })).toBe(SERVERS.production);
+		expect(base({ environment: 'sandbox' })).toBe(SERVERS.sandbox);
+		expect(base({ environment: 'custom', baseUrl: 'http://127.0.0.1:4010/' })).toBe('http://127.0.0.1:4010');
+		expect(check.rules.find((r) => r.properties.value === 401).properties.message).toMatch(/live prefix.*test prefix/);
+	});
+
+	test('authentication is a generic bearer header (usable by the HTTP Request node)', async () => {
+		const api = mockApi();
+		api.on('GET', '/v1/account', { body: F.account() });
+		await runNode({ parameters: { resource: 'account', operation: 'get' } });
+		expect(api.requests[0].headers.authorization).toBe(`Bearer ${DEFAULT_CREDENTIALS.apiKey}`);
+		expect((await credentialType()).authenticate.type).toBe('generic');
+	});
+
+	test('production and sandbox credentials reach the provider servers', async () => {
+		for (const environment of ['production', 'sandbox']) {
+			const api = mockApi(SERVERS[environment]);
+			api.on('GET', '/v1/account', { body: F.account() });
+			const { error } = await runNode({ parameters: { resource: 'account', operation: 'get' }, credentials: { ...DEFAULT_CREDENTIALS, environment } });
+			expect(error).toBeUndefined();
+			expect(api.done()).toBe(true);
+		}
+	});
+
+	test('a 401 names a likely key/environment mismatch', async () => {
+		expect(keyEnvironmentHint('production', 'test_sk_1')).toMatch(/switch Environment to Sandbox/);
+		expect(keyEnvironmentHint('sandbox', 'sk_live_1')).toMatch(/switch Environment to Production/);
+		expect(keyEnvironmentHint('production', 'sk_live_1')).toBeUndefined();
+		expect(keyEnvironmentHint('custom', 'test_1')).toBeUndefined();
+		const api = mockApi(SERVERS.production);
+		api.on('GET', '/v1/account', { status: 401, body: F.problem(401) });
+		const { error } = await runNode({
+			parameters: { resource: 'account', operation: 'get' },
+			credentials: { ...DEFAULT_CREDENTIALS, environment: 'production', apiKey: 'test_sk_abcdef' },
+		});
+		expect(error.description).toMatch(/looks like a sandbox \(test\) key/);
+		expect(error.description).not.toContain('test_sk_abcdef');
+	});
+});

@@ -11,7 +11,7 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type Environment, SERVERS } from '../constants';
-import { keyEnvironmentHint, networkError, problemError } from './errors';
+import { type ErrorContext, keyEnvironmentHint, networkError, problemError } from './errors';
 import { buildUrl, type Query } from './query';
 import { nextDelay, type Failure } from './retry';
 
@@ -66,7 +66,7 @@ export async function apiRequest(
 		});
 	}
 	const url = buildUrl(baseUrl, path, options.query);
-	const context = {
+	const context: ErrorContext = {
 		method,
 		path,
 		itemIndex: options.itemIndex,
@@ -75,35 +75,113 @@ export async function apiRequest(
 		authHint: keyEnvironmentHint(credentials.environment, credentials.apiKey),
 	};
 
+	const response = await sendWithRetries(this, method, context, async () =>
+		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+			method,
+			url,
+			body: options.body,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as IN8nHttpFullResponse,
+	);
+	return emptyToUndefined(response.body) as IDataObject;
+}
+
+/**
+ * Send until success or a failure the policy does not retry (see retry.ts), then map the failure
+ * to a NodeApiError. Every HTTP call of the package goes through here.
+ */
+async function sendWithRetries(
+	ctx: ApiContext,
+	method: IHttpRequestMethods,
+	context: ErrorContext,
+	send: () => Promise<IN8nHttpFullResponse>,
+): Promise<IN8nHttpFullResponse> {
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
-		let failure: Failure;
 		let response: IN8nHttpFullResponse | undefined;
+		let failure: Failure;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-				method,
-				url,
-				body: options.body,
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-			})) as IN8nHttpFullResponse;
+			response = await send();
 		} catch (error) {
+			// Thrown only when no HTTP response arrived (n8n wraps those in its own errors).
 			failure = { kind: 'network' };
 			const delay = nextDelay(method, failure, attempt, waitedMs, Date.now());
-			if (delay === undefined) throw networkError(this.getNode(), error, context);
+			if (delay === undefined) throw networkError(ctx.getNode(), error, context);
 			waitedMs += delay;
 			await sleep(delay);
 			continue;
 		}
-		if (response.statusCode < 400) return emptyToUndefined(response.body) as IDataObject;
+		if (response.statusCode < 400) return response;
 		const retryAfter = response.headers?.['retry-after'];
 		failure = { kind: 'status', status: response.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : (retryAfter as string | undefined) };
 		const delay = nextDelay(method, failure, attempt, waitedMs, Date.now());
-		if (delay === undefined) throw problemError(this.getNode(), response.statusCode, response.body, context);
+		if (delay === undefined) throw problemError(ctx.getNode(), response.statusCode, bodyText(response.body), context);
 		waitedMs += delay;
 		await sleep(delay);
 	}
+}
+
+/** Binary error bodies (downloads) are decoded so problem details still show. */
+function bodyText(body: unknown): unknown {
+	return Buffer.isBuffer(body) ? body.toString('utf8') : body;
+}
+
+export interface DownloadedFile {
+	data: Buffer;
+	contentType: string;
+	fileName: string;
+}
+
+/**
+ * Fetch a pre-signed result link (scan PDF, envelope image). No Authorization header: the link
+ * carries its own signature, and the API key must never reach a file host.
+ */
+export async function downloadFile(this: ApiContext, url: string, fallbackName: string, itemIndex?: number): Promise<DownloadedFile> {
+	const safePath = (() => {
+		try {
+			return new URL(url).pathname;
+		} catch {
+			return '(invalid link)';
+		}
+	})();
+	if (!/^https?:\/\//i.test(url)) {
+		throw new NodeOperationError(this.getNode(), `The file link is not an http(s) URL: ${safePath}`, { itemIndex });
+	}
+	const context: ErrorContext = { method: 'GET', path: safePath, itemIndex, secrets: [] };
+	const response = await sendWithRetries(this, 'GET', context, async () =>
+		(await this.helpers.httpRequest({
+			method: 'GET',
+			url,
+			encoding: 'arraybuffer',
+			json: false,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as IN8nHttpFullResponse,
+	);
+	const header = (name: string) => {
+		const value = response.headers?.[name];
+		return String(Array.isArray(value) ? value[0] : (value ?? ''));
+	};
+	const contentType = header('content-type').split(';')[0].trim() || 'application/octet-stream';
+	return { data: Buffer.from(response.body as Buffer), contentType, fileName: fileNameOf(header('content-disposition'), safePath, fallbackName) };
+}
+
+/** Pure: file name from Content-Disposition, else the link's last path segment, else the fallback. */
+export function fileNameOf(disposition: string, path: string, fallback: string): string {
+	const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition);
+	if (star) {
+		try {
+			return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+		} catch {
+			// not percent-encoded after all: fall through to the plain filename
+		}
+	}
+	const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
+	if (plain) return plain[1].trim();
+	const last = path.split('/').filter(Boolean).pop();
+	return last ? decodeURIComponent(last) : fallback;
 }
 
 function emptyToUndefined(body: unknown): unknown {

@@ -1,0 +1,261 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest, downloadFile, getApiCredentials, segment } from '../shared/transport';
+import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
+import { judge, stateOf } from './deliveries';
+import { verifySignature } from './signature';
+
+const EVENT_OPTIONS: Array<{ name: string; value: EventName; description: string }> = [
+	{ name: 'New Mail', value: 'new-mail', description: 'A new mail item arrived in the mailbox' },
+	{ name: 'Scan Update', value: 'scan-update', description: 'A scan request changed status, notably when it is completed' },
+	{ name: 'Open Update', value: 'open-update', description: 'An open-and-scan (unboxing) request changed status' },
+	{ name: 'Shipment Update', value: 'shipment-update', description: 'A shipment, return, check deposit or pickup changed status' },
+];
+
+interface Options {
+	downloadFile?: boolean;
+	binaryPropertyName?: string;
+	onlyCompleted?: boolean;
+	includeDetails?: boolean;
+	toleranceMinutes?: number;
+	duplicateWindowMinutes?: number;
+	dropStale?: boolean;
+}
+
+export class VirtualMailboxTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Virtual Mailbox Trigger',
+		name: 'virtualMailboxTrigger',
+		icon: { light: 'file:../../icons/virtualMailbox.svg', dark: 'file:../../icons/virtualMailbox.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when mail arrives or a scan, open request or shipment changes status (signed webhooks)',
+		defaults: { name: 'Virtual Mailbox Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'virtualMailboxApi', required: true }],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		properties: [
+			{
+				displayName:
+					'Register this node\'s Production URL in the dashboard (Settings → Automations → Webhooks), once for each selected event. Deliveries are signed with the Webhook Secret of the credential and are never retried.',
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['new-mail'],
+				options: EVENT_OPTIONS,
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Add Full Resource',
+						name: 'includeDetails',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to fetch the full record and add it to the item: the mail item (new mail, open update), the scan summary (scan update) or the shipment',
+					},
+					{
+						displayName: 'Download File',
+						name: 'downloadFile',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to download the file behind the delivery\'s pre-signed link (scan PDF, opened contents, envelope photo) as binary data, since links expire 3 days after delivery',
+					},
+					{
+						displayName: 'Drop Out-of-Order Updates',
+						name: 'dropStale',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to ignore an update that was signed before an update already received for the same scan, request or shipment',
+					},
+					{
+						displayName: 'Duplicate Window (Minutes)',
+						name: 'duplicateWindowMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 1440,
+						description:
+							'A delivery with the same event, ID and status as one received within this window starts nothing; 0 turns the check off',
+					},
+					{
+						displayName: 'Only Completed',
+						name: 'onlyCompleted',
+						type: 'boolean',
+						default: false,
+						description: 'Whether scan and open updates start the workflow only when their status is COMPLETED',
+					},
+					{
+						displayName: 'Put Output File in Field',
+						name: 'binaryPropertyName',
+						type: 'string',
+						default: 'data',
+						description: 'Name of the binary field to put the downloaded file in',
+						displayOptions: { show: { downloadFile: [true] } },
+					},
+					{
+						displayName: 'Timestamp Tolerance (Minutes)',
+						name: 'toleranceMinutes',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 5,
+						description: 'Deliveries signed further than this in the past or the future are rejected',
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			// The service has no webhook API: subscriptions are made by hand in its dashboard, so
+			// activation re-checks the setup each time instead of registering anything.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return false;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				const credentials = await getApiCredentials.call(this);
+				if (!credentials.webhookSecret) {
+					throw new NodeOperationError(this.getNode(), 'The Virtual Mailbox credential has no Webhook Secret', {
+						description:
+							'Copy the signing secret from the dashboard (Settings → Automations → Webhooks) into the credential\'s Webhook Secret field; without it no delivery can be verified.',
+					});
+				}
+				await apiRequest.call(this, 'GET', '/v1/account');
+				const events = this.getNodeParameter('events', []) as string[];
+				this.logger.info(
+					`Virtual Mailbox Trigger active: register ${this.getNodeWebhookUrl('default')} in the dashboard for ${events.join(', ')} (one subscription per event).`,
+				);
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				this.logger.info(
+					'Virtual Mailbox Trigger deactivated: remove or pause its dashboard subscriptions if they should stop sending.',
+				);
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject();
+		const res = this.getResponseObject();
+		const options = this.getNodeParameter('options', {}) as Options;
+		const selected = this.getNodeParameter('events', []) as string[];
+		const reject = (status: number, reason: string): IWebhookResponseData => {
+			this.logger.warn(`Virtual Mailbox Trigger rejected a delivery (${status}): ${reason}`);
+			res.status(status).json({ error: status === 401 ? 'Unauthorized' : 'Bad Request' });
+			return { noWebhookResponse: true };
+		};
+
+		let credentials;
+		try {
+			credentials = await getApiCredentials.call(this);
+		} catch (error) {
+			return reject(401, `credential unavailable: ${(error as Error).message}`);
+		}
+		let rawBody = (req as { rawBody?: Buffer }).rawBody;
+		if (!Buffer.isBuffer(rawBody) && typeof (req as { readRawBody?: () => Promise<void> }).readRawBody === 'function') {
+			await (req as unknown as { readRawBody: () => Promise<void> }).readRawBody();
+			rawBody = (req as { rawBody?: Buffer }).rawBody;
+		}
+		const now = Date.now();
+		const verdict = verifySignature(
+			req.headers,
+			rawBody,
+			[credentials.webhookSecret ?? '', credentials.previousWebhookSecret ?? ''],
+			now,
+			(options.toleranceMinutes ?? 5) * 60_000,
+		);
+		if (!verdict.ok) return reject(401, verdict.reason);
+
+		let body: IDataObject;
+		try {
+			body = JSON.parse((rawBody as Buffer).toString('utf8')) as IDataObject;
+		} catch {
+			return reject(400, 'body is not JSON');
+		}
+		if (!body || typeof body !== 'object' || Array.isArray(body)) return reject(400, 'body is not a JSON object');
+
+		// Acknowledge now: the sender does not retry, so nothing below may delay or lose the 200.
+		res.status(200).json({ received: true });
+
+		const event = detectEvent(body, selected);
+		if (!event) {
+			this.logger.warn(`Virtual Mailbox Trigger: unrecognised delivery ignored (fields: ${Object.keys(body).join(', ')})`);
+			return { noWebhookResponse: true };
+		}
+		if (!selected.includes(event)) return { noWebhookResponse: true };
+		const identity = identityOf(event, body);
+		if (options.onlyCompleted && (event === 'scan-update' || event === 'open-update') && identity.status.toUpperCase() !== 'COMPLETED') {
+			return { noWebhookResponse: true };
+		}
+		const outcome = judge(stateOf(this.getWorkflowStaticData('node')), { ...identity, signedAt: verdict.timestamp }, now, {
+			windowMs: (options.duplicateWindowMinutes ?? 1440) * 60_000,
+			dropStale: options.dropStale ?? true,
+		});
+		if (outcome !== 'new') {
+			this.logger.debug(`Virtual Mailbox Trigger: ${outcome} ${event} delivery for ${identity.resource} ignored`);
+			return { noWebhookResponse: true };
+		}
+
+		const item: INodeExecutionData = { json: { event, ...body } };
+		if (options.includeDetails) await addDetails.call(this, event, body, item);
+		if (options.downloadFile) await addFile.call(this, event, body, item, options.binaryPropertyName || 'data');
+		return { noWebhookResponse: true, workflowData: [[item]] };
+	}
+}
+
+/** Fetch the full record behind the delivery; a failure is described in the item, never lost. */
+async function addDetails(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData): Promise<void> {
+	const [key, path] =
+		event === 'scan-update'
+			? ['scan_summary', `/v1/scans/${segment(String(body.uuid))}/summary`]
+			: event === 'shipment-update'
+				? ['shipment', `/v1/shipments/${segment(String(body.id))}`]
+				: ['mail_item', `/v1/mails/${segment(String(body.id))}`];
+	try {
+		item.json[key] = await apiRequest.call(this, 'GET', path);
+	} catch (error) {
+		item.json[`${key}_error`] = (error as Error).message;
+	}
+}
+
+/** Download the pre-signed file now, before the link expires; a failure is described in the item. */
+async function addFile(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, property: string): Promise<void> {
+	const field = FILE_FIELD[event];
+	const url = field ? body[field] : undefined;
+	if (!field || typeof url !== 'string' || url === '') {
+		if (field) item.json.download_error = `The delivery has no ${field}`;
+		return;
+	}
+	try {
+		const file = await downloadFile.call(this, url, `${event}-${String(body.uuid ?? body.id)}`);
+		item.binary = { [property]: await this.helpers.prepareBinaryData(file.data, file.fileName, file.contentType) };
+	} catch (error) {
+		item.json.download_error = (error as Error).message;
+	}
+}

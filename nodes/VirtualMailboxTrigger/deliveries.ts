@@ -1,0 +1,55 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** Per-node state in workflow static data: bounded, so it survives restarts without growing. */
+export interface DeliveryState extends IDataObject {
+	/** `resource|status` → receipt time (ms) of the last delivery seen. */
+	seen: Record<string, number>;
+	/** resource → signing timestamp and status of the newest delivery seen. */
+	latest: Record<string, { at: number; status: string }>;
+}
+
+export const MAX_ENTRIES = 2_000;
+
+export type Verdict = 'new' | 'duplicate' | 'stale';
+
+export function stateOf(staticData: IDataObject): DeliveryState {
+	if (!staticData.seen || typeof staticData.seen !== 'object') staticData.seen = {};
+	if (!staticData.latest || typeof staticData.latest !== 'object') staticData.latest = {};
+	return staticData as DeliveryState;
+}
+
+/**
+ * Pure apart from mutating `state`: decide what to do with a delivery and record it.
+ * Duplicate: same resource and status within `windowMs`. Stale: signed earlier than a delivery
+ * already seen for the same resource with another status (out-of-order arrival).
+ */
+export function judge(
+	state: DeliveryState,
+	delivery: { resource: string; status: string; signedAt: number },
+	now: number,
+	options: { windowMs: number; dropStale: boolean },
+): Verdict {
+	const key = `${delivery.resource}|${delivery.status}`;
+	const seenAt = state.seen[key];
+	if (options.windowMs > 0 && seenAt !== undefined && now - seenAt <= options.windowMs) return 'duplicate';
+	const latest = state.latest[delivery.resource];
+	if (options.dropStale && latest && delivery.signedAt < latest.at && latest.status !== delivery.status) return 'stale';
+	state.seen[key] = now;
+	if (!latest || delivery.signedAt >= latest.at) state.latest[delivery.resource] = { at: delivery.signedAt, status: delivery.status };
+	prune(state, now, options.windowMs);
+	return 'new';
+}
+
+function prune(state: DeliveryState, now: number, windowMs: number): void {
+	for (const [key, at] of Object.entries(state.seen)) if (now - at > windowMs) delete state.seen[key];
+	trim(state.seen, (at) => at);
+	trim(state.latest, (entry) => entry.at);
+}
+
+/** Keep the newest MAX_ENTRIES entries. */
+function trim<T>(record: Record<string, T>, time: (value: T) => number): void {
+	const keys = Object.keys(record);
+	if (keys.length <= MAX_ENTRIES) return;
+	keys.sort((a, b) => time(record[a]) - time(record[b]));
+	for (const key of keys.slice(0, keys.length - MAX_ENTRIES)) delete record[key];
+}

@@ -1,0 +1,231 @@
+import { beforeEach, describe, expect, test } from 'vitest';
+import * as F from '../support/fixtures.mjs';
+import * as S from '../support/schemas.mjs';
+import { mockApi, resetNock } from '../support/api.mjs';
+import { DEFAULT_CREDENTIALS, runHook, runWebhook } from '../harness/n8n.mjs';
+import { PREVIOUS, payloads, request, sign } from '../support/webhooks.mjs';
+
+const ALL = ['new-mail', 'scan-update', 'open-update', 'shipment-update'];
+const params = (options = {}, events = ALL) => ({ events, options });
+
+let api;
+beforeEach(() => {
+	resetNock();
+	api = mockApi();
+});
+
+async function deliver(body, { parameters = params(), staticData = {}, credentials, req } = {}) {
+	return await runWebhook({ parameters, request: req ?? request(body), staticData, credentials });
+}
+const started = (result) => result.result.workflowData?.[0] ?? [];
+
+describe('payloads of the spec', () => {
+	test('fixtures match the spec payload tables', () => {
+		S.NewMailEvent.parse(payloads['new-mail']);
+		S.ScanUpdateEvent.parse(payloads['scan-update']);
+		S.OpenUpdateEvent.parse(payloads['open-update']);
+		S.ShipmentUpdateEvent.parse(payloads['shipment-update']);
+	});
+
+	for (const event of ALL) {
+		test(`${event}: recognised, acknowledged 200, emitted with the payload unchanged plus event`, async () => {
+			const run = await deliver(payloads[event]);
+			expect(run.response.statusCode).toBe(200);
+			expect(run.result.noWebhookResponse).toBe(true);
+			expect(started(run).map((i) => i.json)).toEqual([{ event, ...payloads[event] }]);
+		});
+	}
+
+	test('a scan or open update without a result link is attributed when only one of the two is selected', async () => {
+		const { scan_result_url: _u, ai_label: _l, ai_summary: _s, ...bare } = payloads['scan-update'];
+		const bareBody = { ...bare, current_status: 'IN_PROCESS' };
+		expect(started(await deliver(bareBody, { parameters: params({}, ['scan-update']) }))[0].json.event).toBe('scan-update');
+		expect(started(await deliver(bareBody, { parameters: params({}, ['scan-update', 'open-update']) }))).toHaveLength(0);
+	});
+});
+
+describe('acknowledged without starting anything', () => {
+	test('an event the user did not select', async () => {
+		const run = await deliver(payloads['shipment-update'], { parameters: params({}, ['new-mail']) });
+		expect(run.response.statusCode).toBe(200);
+		expect(run.result.workflowData).toBeUndefined();
+	});
+	test('a body that matches no event', async () => {
+		const run = await deliver({ hello: 'world' });
+		expect(run.response.statusCode).toBe(200);
+		expect(run.result.workflowData).toBeUndefined();
+	});
+	test('Only Completed drops scan updates in other states', async () => {
+		const inProcess = { ...payloads['scan-update'], current_status: 'IN_PROCESS' };
+		expect(started(await deliver(inProcess, { parameters: params({ onlyCompleted: true }) }))).toHaveLength(0);
+		expect(started(await deliver(payloads['scan-update'], { parameters: params({ onlyCompleted: true }) }))).toHaveLength(1);
+		expect(started(await deliver(payloads['new-mail'], { parameters: params({ onlyCompleted: true }) }))).toHaveLength(1);
+	});
+});
+
+describe('rejected with 401 (or 400), no workflow data, never a throw', () => {
+	const body = payloads['new-mail'];
+	const good = () => request(body);
+	const cases = {
+		'missing signature header': () => {
+			const r = good();
+			delete r.headers['usgm-webhook-signature'];
+			return r;
+		},
+		'missing timestamp header': () => {
+			const r = good();
+			delete r.headers['usgm-webhook-timestamp'];
+			return r;
+		},
+		'bad signature': () => ({ ...good(), headers: { ...good().headers, 'usgm-webhook-signature': 'a'.repeat(64) } }),
+		'signed with another secret': () => request(body, { secret: 'whsec_someone_else' }),
+		'stale timestamp': () => request(body, { timestamp: Date.now() - 6 * 60_000 }),
+		'future timestamp': () => request(body, { timestamp: Date.now() + 6 * 60_000 }),
+		'tampered body': () => ({ ...good(), rawBody: Buffer.from(JSON.stringify({ ...body, sender_name: 'Mallory' })) }),
+		'no raw body': () => ({ ...good(), rawBody: undefined }),
+	};
+	for (const [name, make] of Object.entries(cases)) {
+		test(name, async () => {
+			const run = await deliver(undefined, { req: make() });
+			expect(run.response.statusCode).toBe(401);
+			expect(run.result).toEqual({ noWebhookResponse: true });
+		});
+	}
+	test('no webhook secret in the credential', async () => {
+		const run = await deliver(body, { credentials: { ...DEFAULT_CREDENTIALS, webhookSecret: '' } });
+		expect(run.response.statusCode).toBe(401);
+		expect(run.result.workflowData).toBeUndefined();
+	});
+	test('the previous secret still works during rotation', async () => {
+		const credentials = { ...DEFAULT_CREDENTIALS, previousWebhookSecret: PREVIOUS };
+		const run = await deliver(undefined, { req: request(body, { secret: PREVIOUS }), credentials });
+		expect(started(run)).toHaveLength(1);
+	});
+	test('signed but malformed JSON gets 400', async () => {
+		const { raw, headers } = sign('{"id": 1001,');
+		const run = await deliver(undefined, { req: { headers, rawBody: raw, body: {} } });
+		expect(run.response.statusCode).toBe(400);
+		expect(run.result.workflowData).toBeUndefined();
+	});
+	test('a tolerance option widens the window', async () => {
+		const req = request(body, { timestamp: Date.now() - 9 * 60_000 });
+		const run = await deliver(undefined, { req, parameters: params({ toleranceMinutes: 10 }) });
+		expect(started(run)).toHaveLength(1);
+	});
+});
+
+describe('each event exactly once', () => {
+	test('an identical delivery within the window starts nothing; state lives in static data', async () => {
+		const first = await deliver(payloads['scan-update']);
+		expect(started(first)).toHaveLength(1);
+		const again = await deliver(payloads['scan-update'], { staticData: first.staticData });
+		expect(again.response.statusCode).toBe(200);
+		expect(started(again)).toHaveLength(0);
+		// a new status of the same scan is a new event
+		const cancelled = await deliver({ ...payloads['scan-update'], current_status: 'CANCELLED' }, { staticData: again.staticData });
+		expect(started(cancelled)).toHaveLength(1);
+	});
+
+	test('an older update arriving after a newer one is dropped (and kept when the option is off)', async () => {
+		const now = Date.now();
+		const newer = await deliver(undefined, { req: request(payloads['scan-update'], { timestamp: now }) });
+		const olderBody = { ...payloads['scan-update'], current_status: 'IN_PROCESS' };
+		const older = await deliver(undefined, { req: request(olderBody, { timestamp: now - 1000 }), staticData: newer.staticData });
+		expect(started(older)).toHaveLength(0);
+		const kept = await deliver(undefined, { req: request(olderBody, { timestamp: now - 1000 }), staticData: newer.staticData, parameters: params({ dropStale: false }) });
+		expect(started(kept)).toHaveLength(1);
+	});
+
+	test('a duplicate window of 0 turns deduplication off', async () => {
+		const first = await deliver(payloads['new-mail'], { parameters: params({ duplicateWindowMinutes: 0 }) });
+		const again = await deliver(payloads['new-mail'], { staticData: first.staticData, parameters: params({ duplicateWindowMinutes: 0 }) });
+		expect(started(again)).toHaveLength(1);
+	});
+
+	test('the state stays bounded', async () => {
+		const { dist } = await import('../harness/n8n.mjs');
+		const { judge, stateOf, MAX_ENTRIES } = dist('nodes/VirtualMailboxTrigger/deliveries.js');
+		const state = stateOf({});
+		for (let n = 0; n < MAX_ENTRIES + 500; n++) judge(state, { resource: `new-mail:${n}`, status: 'INBOX', signedAt: n }, 1000 + n, { windowMs: 86_400_000, dropStale: true });
+		expect(Object.keys(state.seen)).toHaveLength(MAX_ENTRIES);
+		expect(Object.keys(state.latest)).toHaveLength(MAX_ENTRIES);
+		expect(state.seen[`new-mail:${MAX_ENTRIES + 499}|INBOX`]).toBeDefined();
+	});
+});
+
+describe('Download File and Add Full Resource', () => {
+	const files = 'https://files.vmb.test';
+	const pdf = Buffer.from('%PDF-1.7 scan bytes');
+
+	test('scan-update: the PDF is attached as binary with its content type and file name, without the API key', async () => {
+		const seen = [];
+		const nock = (await import('nock')).default;
+		nock(files)
+			.get('/scans/5ca0.pdf')
+			.query({ sig: 'abc' })
+			.reply(function () {
+				seen.push(this.req.headers);
+				return [200, pdf, { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="electric-bill.pdf"' }];
+			});
+		const run = await deliver(payloads['scan-update'], { parameters: params({ downloadFile: true }) });
+		const [item] = started(run);
+		expect(item.json).toEqual({ event: 'scan-update', ...payloads['scan-update'] });
+		expect(item.binary.data).toMatchObject({ mimeType: 'application/pdf', fileName: 'electric-bill.pdf', fileExtension: 'pdf' });
+		expect(Buffer.from(item.binary.data.data, 'base64').equals(pdf)).toBe(true);
+		expect(seen[0].authorization).toBeUndefined();
+	});
+
+	for (const event of ['new-mail', 'open-update']) {
+		test(`${event}: file name from the link when no Content-Disposition; custom binary field`, async () => {
+			const nock = (await import('nock')).default;
+			const url = new URL(payloads[event][event === 'new-mail' ? 'image_url' : 'open_result_url']);
+			nock(files).get(url.pathname).query(true).reply(200, pdf, { 'content-type': event === 'new-mail' ? 'image/jpeg' : 'application/pdf' });
+			const run = await deliver(payloads[event], { parameters: params({ downloadFile: true, binaryPropertyName: 'file' }) });
+			const [item] = started(run);
+			expect(item.binary.file.fileName).toBe(url.pathname.split('/').pop());
+			expect(item.binary.file.mimeType).toBe(event === 'new-mail' ? 'image/jpeg' : 'application/pdf');
+		});
+	}
+
+	test('a failed download keeps the event and says what went wrong', async () => {
+		const nock = (await import('nock')).default;
+		nock(files).get('/scans/5ca0.pdf').query(true).reply(403, '<Error>Request has expired</Error>', { 'content-type': 'application/xml' });
+		const run = await deliver(payloads['scan-update'], { parameters: params({ downloadFile: true }) });
+		const [item] = started(run);
+		expect(item.json.uuid).toBe(payloads['scan-update'].uuid);
+		expect(item.json.download_error).toMatch(/HTTP 403/);
+		expect(item.binary).toBeUndefined();
+	});
+
+	test('Add Full Resource: mail item for new-mail, summary for scan-update, shipment for shipment-update', async () => {
+		api.on('GET', '/v1/mails/1001', { body: F.mailDetail(1) });
+		api.on('GET', `/v1/scans/${payloads['scan-update'].uuid}/summary`, { body: { label: 'Electric bill', summary: ['Due 12 Dec'] } });
+		api.on('GET', `/v1/shipments/${payloads['shipment-update'].id}`, { status: 404, body: F.problem(404) });
+		const p = params({ includeDetails: true });
+		expect(started(await deliver(payloads['new-mail'], { parameters: p }))[0].json.mail_item).toEqual(F.mailDetail(1));
+		expect(started(await deliver(payloads['scan-update'], { parameters: p }))[0].json.scan_summary.label).toBe('Electric bill');
+		const shipment = started(await deliver(payloads['shipment-update'], { parameters: p }))[0].json;
+		expect(shipment.shipment_error).toMatch(/Not found/);
+		expect(shipment.id).toBe(payloads['shipment-update'].id);
+	});
+});
+
+describe('lifecycle methods', () => {
+	test('activation checks the secret and the key', async () => {
+		api.on('GET', '/v1/account', { body: F.account() });
+		expect(await runHook({ parameters: params(), method: 'checkExists' })).toBe(false);
+		expect(await runHook({ parameters: params(), method: 'create' })).toBe(true);
+		expect(api.requests).toHaveLength(1);
+		expect(await runHook({ parameters: params(), method: 'delete' })).toBe(true);
+	});
+	test('activation without a webhook secret fails and says what to do', async () => {
+		await expect(runHook({ parameters: params(), method: 'create', credentials: { ...DEFAULT_CREDENTIALS, webhookSecret: '' } })).rejects.toThrow(
+			/no Webhook Secret/,
+		);
+		expect(api.requests).toHaveLength(0);
+	});
+	test('activation with a rejected key fails with the API error', async () => {
+		api.on('GET', '/v1/account', { status: 401, body: F.problem(401) });
+		await expect(runHook({ parameters: params(), method: 'create' })).rejects.toThrow(/Unauthorized/);
+	});
+});

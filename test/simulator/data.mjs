@@ -1,0 +1,162 @@
+// Deterministic seed data: N mail items (any N up to 100,000) with realistic senders, types,
+// statuses, scans, folders, shipments, addresses and bank accounts.
+import crypto from 'node:crypto';
+
+export function rng(seed) {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** UUID v4 shaped id from a PRNG, so seeded data is the same every run. */
+export function uuidFrom(random) {
+	const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[Math.floor(random() * 4)]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export const SENDERS = [
+	'Internal Revenue Service', 'Chase Bank', 'City Utilities', 'Amazon', 'State Farm Insurance', 'Blue Cross Health',
+	'DMV', 'Verizon', 'American Express', 'County Tax Assessor', 'Wells Fargo', 'Social Security Administration',
+	'Costco', 'Comcast', 'Fidelity Investments', 'Jury Duty Office', 'Acme Corp Payroll', 'Alumni Association',
+];
+const TYPE_WEIGHTS = [['letter', 60], ['large_letter', 10], ['magazine', 8], ['package', 10], ['softpak', 4], ['catalog', 5], ['distribution', 1], ['fulfillment', 1], ['inventory', 1]];
+const STATUS_WEIGHTS = [['inbox', 55], ['archived', 35], ['quarantine', 3], ['discard_request', 7]];
+const SCAN_WEIGHTS = [['COMPLETED', 70], ['IN_PROCESS', 15], ['CANCELLED', 5], ['REJECTED', 3], ['DELETED', 5], ['RESTORING', 2]];
+export const TYPE_LABELS = {
+	letter: 'Letter', large_letter: 'Large letter', magazine: 'Magazine', package: 'Package', softpak: 'Softpak',
+	catalog: 'Catalog', distribution: 'Distribution', fulfillment: 'Fulfillment', inventory: 'Inventory',
+};
+
+function weighted(random, table) {
+	const total = table.reduce((sum, [, w]) => sum + w, 0);
+	let roll = random() * total;
+	for (const [value, weight] of table) if ((roll -= weight) < 0) return value;
+	return table[table.length - 1][0];
+}
+
+const iso = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * The whole account. `now` anchors arrival dates (the newest mail arrived just before it), so
+ * the `arrived` filter has items in every period.
+ */
+export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), baseUrl = 'http://127.0.0.1' } = {}) {
+	const random = rng(seedValue);
+	const folders = ['Bills', 'Taxes', 'Insurance', 'Banking', 'Health', 'Receipts'].map((name, index) => ({
+		id: String(index + 1),
+		name,
+		created_on: iso(now - 400 * 86_400_000),
+		updated_on: iso(now - 100 * 86_400_000),
+		color: ['#1A73E8', '#D93025', '#188038', '#F9AB00', '#A142F4', null][index],
+	}));
+	const mails = [];
+	const scans = [];
+	// Two years of mail, evenly spread, newest first in id order reversed.
+	const span = 2 * 365 * 86_400_000;
+	for (let n = 0; n < count; n++) {
+		const id = String(100000 + n);
+		const arrival = now - 60_000 - Math.floor(((count - n) / Math.max(count, 1)) * span);
+		const mail_type = weighted(random, TYPE_WEIGHTS);
+		const mail_status = weighted(random, STATUS_WEIGHTS);
+		const sender = SENDERS[Math.floor(random() * SENDERS.length)];
+		const mail = {
+			id,
+			is_read: random() < 0.6,
+			mail_status,
+			mail_type,
+			folder_id: random() < 0.25 ? folders[Math.floor(random() * folders.length)].id : null,
+			sender_name: sender,
+			recipient_name: random() < 0.9 ? 'Ada Lovelace' : 'Charles Babbage',
+			arrival_date: iso(arrival),
+			envelope_image_url: `${baseUrl}/files/envelopes/${id}.jpg`,
+			quarantine_reason: mail_status === 'quarantine' ? 'Recipient not listed on USPS Form 1583' : null,
+			scan: null,
+			// detail-only fields
+			weight: Math.round((mail_type === 'package' ? 1 + random() * 10 : 0.05 + random() * 0.5) * 100) / 100,
+			measurement: mail_type === 'package' ? { width: 12, height: 9, length: 4 } : { width: 9.5, height: 4.1, length: 0.2 },
+			tracking_number: mail_type === 'package' ? `1Z${String(Math.floor(random() * 1e10)).padStart(10, '0')}` : null,
+			sender_address: `${Math.floor(random() * 9000) + 100} Main St, Springfield`,
+			has_storage_charges: random() < 0.1,
+			previous_status: mail_status === 'discard_request' || mail_status === 'archived' ? 'inbox' : null,
+		};
+		if (random() < 0.3) {
+			const status = weighted(random, SCAN_WEIGHTS);
+			const type = mail_type === 'package' && random() < 0.5 ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
+			const created = arrival + 3_600_000;
+			const scan = {
+				id: uuidFrom(random),
+				mail_id: id,
+				type,
+				status,
+				is_expedited: random() < 0.2,
+				created_at: iso(created),
+				updated_at: iso(created + 7_200_000),
+				instruction: null,
+				reject_reason: status === 'REJECTED' ? 'Item cannot be opened safely' : null,
+				label: status === 'COMPLETED' ? `${sender} ${TYPE_LABELS[mail_type].toLowerCase()}` : null,
+				status_updated_at: iso(created + 7_200_000),
+				auto_delete_on: status === 'COMPLETED' ? iso(created + 120 * 86_400_000) : null,
+				summary: status === 'COMPLETED' ? [`From ${sender}`, `Received ${iso(arrival).slice(0, 10)}`] : null,
+			};
+			scans.push(scan);
+			mail.scan = { uuid: scan.id, status, category: type, label: scan.label };
+		}
+		mails.push(mail);
+	}
+	const shipments = [];
+	const shipCount = Math.max(3, Math.floor(count / 50));
+	for (let n = 0; n < shipCount; n++) {
+		const type = ['shipment', 'return_to_sender', 'check_deposit', 'pickup'][n % 4];
+		const items = mails.slice(n * 3, n * 3 + 1 + (n % 3));
+		const status = ['shipped', 'in_progress', 'payment_failed', 'rejected'][Math.floor(random() * 4)];
+		shipments.push({
+			id: uuidFrom(random),
+			type,
+			status,
+			item_count: items.length,
+			created_on: iso(now - (shipCount - n) * 86_400_000),
+			is_expedited: random() < 0.3,
+			is_insured: n % 5 === 0,
+			declared_value: Math.round(random() * 20000) / 100,
+			mail_items: items.map((m) => ({ id: m.id, mail_type: m.mail_type, sender_name: m.sender_name, arrival_date: m.arrival_date, envelope_image_url: m.envelope_image_url })),
+			tracking_number: status === 'shipped' ? `1Z${String(n).padStart(16, '0')}` : null,
+			service_name: status === 'shipped' ? 'UPS Ground' : null,
+			destination:
+				type === 'shipment' || type === 'check_deposit'
+					? { name: 'Ada Lovelace', line1: '12 Analytical Way', line2: null, city: 'London', state: null, postal_code: 'NW1 6XE', country: 'GB' }
+					: null,
+			requested_ship_date: null,
+			deposit_check_slip_company_name: type === 'check_deposit' ? 'Ada Consulting LLC' : null,
+			instructions: null,
+			insured_amount: n % 5 === 0 ? 100 : null,
+			reject_reason: status === 'rejected' ? 'Customs documents missing' : null,
+		});
+	}
+	const addresses = [
+		{ id: uuidFrom(random), type: 'shipping', is_default: true, name: 'Ada Lovelace', line1: '12 Analytical Way', line2: null, line3: null, city: 'London', state: null, postal_code: 'NW1 6XE', country: 'GB', phone_number: '+442071234567', tax_id: null },
+		{ id: uuidFrom(random), type: 'deposit', is_default: true, name: 'First Bank', line1: '1 Bank Plaza', line2: null, line3: null, city: 'New York', state: 'NY', postal_code: '10001', country: 'US', phone_number: '+12125550100', tax_id: null },
+	];
+	const bankAccounts = [
+		{ id: uuidFrom(random), bank_name: 'First Bank', bank_state: 'NY', account_number: '000123456789' },
+		{ id: uuidFrom(random), bank_name: 'Credit Union West', bank_state: 'CA', account_number: '987650004321' },
+	];
+	const account = {
+		id: uuidFrom(random),
+		name: 'Ada Lovelace',
+		email: 'ada@example.com',
+		created_at: iso(now - 800 * 86_400_000),
+		phone_number: '+442071234567',
+		status: 'APPROVED',
+		box_number: '4242',
+	};
+	return { mails, scans, shipments, folders, addresses, bankAccounts, account, nextMailId: 100000 + count, random, now };
+}
+
+export function randomToken() {
+	return crypto.randomBytes(12).toString('hex');
+}

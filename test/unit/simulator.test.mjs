@@ -1,0 +1,219 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import nock from 'nock';
+import * as S from '../support/schemas.mjs';
+import { startSimulator } from '../simulator/server.mjs';
+
+let sim;
+beforeAll(async () => {
+	nock.restore(); // the simulator is real HTTP on loopback
+	sim = await startSimulator({ count: 300, seed: 7 });
+});
+afterAll(async () => {
+	await sim?.close();
+	nock.activate();
+});
+beforeEach(() => sim.reset({ count: 300, seed: 7 }));
+
+async function api(method, path, { body, key = sim.apiKey, raw } = {}) {
+	const response = await fetch(`${sim.url}${path}`, {
+		method,
+		headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body || raw ? { 'content-type': 'application/json' } : {}) },
+		body: raw ?? (body ? JSON.stringify(body) : undefined),
+	});
+	const text = await response.text();
+	return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+const ok = async (method, path, schema, options) => {
+	const r = await api(method, path, options);
+	expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+	return schema ? schema.parse(r.body) : r.body;
+};
+const problem = async (method, path, status, options) => {
+	const r = await api(method, path, options);
+	expect(r.status).toBe(status);
+	S.Problem.parse(r.body);
+	return r.body;
+};
+
+describe('every endpoint answers in the spec\'s shapes', () => {
+	test('read endpoints', async () => {
+		await ok('GET', '/v1/account', S.Account);
+		await ok('GET', '/v1/account/mailing-address', S.MailingAddress);
+		const page = await ok('GET', '/v1/mails?limit=100', S.page(S.MailItem.strict()));
+		expect(page.data).toHaveLength(100);
+		expect(page.total_count).toBe(300);
+		const mail = page.data[0];
+		await ok('GET', `/v1/mails/${mail.id}`, S.MailItemDetail.strict());
+		const scans = await ok('GET', '/v1/scans?limit=100', S.page(S.Scan.strict()));
+		const scan = scans.data[0];
+		await ok('GET', `/v1/scans/${scan.id}`, S.Scan.strict());
+		await ok('GET', `/v1/scans/${scan.id}/summary`, S.ScanSummary);
+		const shipments = await ok('GET', '/v1/shipments', S.page(S.Shipment.strict()));
+		await ok('GET', `/v1/shipments/${shipments.data[0].id}`, S.Shipment.strict());
+		const folders = await ok('GET', '/v1/folders', S.Folder.array());
+		await ok('GET', `/v1/folders/${folders[0].id}`, S.Folder);
+		await ok('GET', '/v1/addresses/default?type=shipping', S.Address);
+		await ok('GET', '/v1/addresses', S.page(S.Address));
+		const banks = await ok('GET', '/v1/bank-accounts', S.page(S.BankAccount));
+		await ok('GET', `/v1/bank-accounts/${banks.data[0].id}`, S.BankAccount);
+	});
+
+	test('write endpoints', async () => {
+		const folder = await ok('POST', '/v1/folders', S.Folder, { body: { name: 'Bills 2026', color: '#112233' } });
+		await ok('PATCH', `/v1/folders/${folder.id}`, S.Folder, { body: { name: 'Paid' } });
+		const mail = (await ok('GET', '/v1/mails?status=inbox&limit=1')).data[0];
+		const filed = await ok('PATCH', `/v1/mails/${mail.id}`, S.MailItemDetail, { body: { folder_id: folder.id, is_read: true } });
+		expect(filed.folder).toMatchObject({ id: folder.id, name: 'Paid' });
+		expect((await api('DELETE', `/v1/folders/${folder.id}`)).status).toBe(204);
+		expect((await ok('GET', `/v1/mails/${mail.id}`)).folder).toBeNull();
+		await ok('POST', '/v1/addresses', S.Address, { body: { type: 'shipping', name: 'A', line1: '1', city: 'C', state: 'S', postal_code: 'P', country: 'US', phone_number: '1' } });
+		const bank = await ok('POST', '/v1/bank-accounts', S.BankAccount, { body: { bank_name: 'B', bank_state: 'NY', account_number: '1234567890' } });
+		expect(bank.account_number_last4).toBe('7890');
+		await ok('PATCH', `/v1/bank-accounts/${bank.id}`, S.BankAccount, { body: { account_number: '555566667777' } });
+		const created = await ok('POST', '/v1/scans', S.Scan, { body: { mail_id: mail.id, type: 'open' } });
+		expect(created).toMatchObject({ type: 'UNBOXING_REQUEST', status: 'IN_PROCESS' });
+		await ok('POST', `/v1/sandbox/scans/${created.id}/complete`, S.Scan, { body: { label: 'Box', summary: ['one', 'two'] } });
+		expect(await ok('GET', `/v1/scans/${created.id}/summary`, S.ScanSummary)).toEqual({ label: 'Box', summary: ['one', 'two'] });
+		const file = await ok('GET', `/v1/scans/${created.id}/file`);
+		const download = await fetch(file.url);
+		expect(download.status).toBe(200);
+		expect(download.headers.get('content-type')).toBe('application/pdf');
+		expect(await problem('GET', `/v1/scans/${created.id}/file`.replace(created.id, 'nope'), 404)).toMatchObject({ code: 'not_found' });
+	});
+});
+
+describe('auth and errors', () => {
+	test('401 without or with a wrong key; 403 for a read-only key that writes', async () => {
+		await problem('GET', '/v1/account', 401, { key: '' });
+		await problem('GET', '/v1/account', 401, { key: 'test_wrong' });
+		await ok('GET', '/v1/account', S.Account, { key: sim.readOnlyKey });
+		await problem('POST', '/v1/folders', 403, { key: sim.readOnlyKey, body: { name: 'x' } });
+	});
+	test('400 for a body that is not JSON; 404; 409; 422 with field errors', async () => {
+		await problem('POST', '/v1/folders', 400, { raw: '{"name":' });
+		await problem('GET', '/v1/mails/999999999', 404);
+		const completed = (await ok('GET', '/v1/scans?limit=100')).data.find((s) => s.status === 'COMPLETED');
+		await problem('POST', `/v1/scans/${completed.id}/cancel`, 409);
+		const p = await problem('POST', '/v1/addresses', 422, { body: { type: 'shipping', name: 'A' } });
+		expect(p.errors.map((e) => e.field)).toEqual(['line1', 'city', 'state', 'postal_code', 'country', 'phone_number']);
+		await problem('POST', '/v1/folders', 422, { body: { name: 'x', color: 'red' } });
+	});
+	test('scan state rules: cancel only IN_PROCESS; complete only pending', async () => {
+		const scans = (await ok('GET', '/v1/scans?limit=100')).data;
+		const pending = scans.find((s) => s.status === 'IN_PROCESS');
+		expect((await ok('POST', `/v1/scans/${pending.id}/cancel`, S.Scan)).status).toBe('CANCELLED');
+		await problem('POST', `/v1/scans/${pending.id}/cancel`, 409);
+		await problem('POST', `/v1/sandbox/scans/${pending.id}/complete`, 409, { body: {} });
+	});
+	test('undiscard only for a pending discard', async () => {
+		const discarded = (await ok('GET', '/v1/mails?status=discard_request&limit=1')).data[0];
+		expect((await ok('POST', `/v1/mails/${discarded.id}/undiscard`, S.MailItemDetail)).mail_status).toBe('inbox');
+		await problem('POST', `/v1/mails/${discarded.id}/undiscard`, 409);
+	});
+	test('injected faults: a 429 storm with Retry-After, then normal service', async () => {
+		await fetch(`${sim.url}/_control/faults`, { method: 'POST', body: JSON.stringify({ path: '/v1/account', status: 429, count: 2, retryAfter: 1 }) });
+		const first = await api('GET', '/v1/account');
+		expect(first.status).toBe(429);
+		expect(first.headers.get('retry-after')).toBe('1');
+		expect((await api('GET', '/v1/account')).status).toBe(429);
+		expect((await api('GET', '/v1/account')).status).toBe(200);
+	});
+});
+
+describe('pagination rules', () => {
+	test('limit defaults to 25 and is capped at 100; total_count is the same on every page', async () => {
+		const first = await ok('GET', '/v1/mails', S.page(S.MailItem));
+		expect(first.data).toHaveLength(25);
+		const big = await ok('GET', '/v1/mails?limit=500', S.page(S.MailItem));
+		expect(big.data).toHaveLength(100);
+		const next = await ok('GET', `/v1/mails?limit=500&cursor=${encodeURIComponent(big.next_cursor)}`, S.page(S.MailItem));
+		expect(next.total_count).toBe(big.total_count);
+		expect(next.data[0].id).not.toBe(big.data[0].id);
+	});
+	test('a cursor is bound to its endpoint and query; altered cursors are rejected with 422 validation_error', async () => {
+		const page = await ok('GET', '/v1/mails?status=inbox&limit=10');
+		const cursor = encodeURIComponent(page.next_cursor);
+		expect((await problem('GET', `/v1/mails?status=archived&limit=10&cursor=${cursor}`, 422)).code).toBe('validation_error');
+		await problem('GET', `/v1/bank-accounts?cursor=${cursor}`, 422);
+		await problem('GET', `/v1/mails?status=inbox&cursor=${cursor}x`, 422);
+		await ok('GET', `/v1/mails?status=inbox&limit=50&cursor=${cursor}`);
+	});
+	test('the depth limit: pagination stops at 10,000 while total_count tells the truth', async () => {
+		sim.reset({ count: 10_250, seed: 1 });
+		let page = await ok('GET', '/v1/mails?limit=100');
+		let seen = page.data.length;
+		while (page.next_cursor) {
+			page = await ok('GET', `/v1/mails?limit=100&cursor=${encodeURIComponent(page.next_cursor)}`);
+			seen += page.data.length;
+		}
+		expect(seen).toBe(10_000);
+		expect(page.total_count).toBe(10_250);
+	});
+	test('filters, search and sort', async () => {
+		const all = (await fetch(`${sim.url}/_control/state`).then((r) => r.json())).mails;
+		const packages = await ok('GET', '/v1/mails?mail_type=package&mail_type=softpak&limit=100');
+		expect(packages.total_count).toBe(all.filter((m) => ['package', 'softpak'].includes(m.mail_type)).length);
+		expect(packages.data.every((m) => ['package', 'softpak'].includes(m.mail_type))).toBe(true);
+		const none = await ok('GET', '/v1/mails?scan_status=none&limit=100');
+		expect(none.total_count).toBe(all.filter((m) => !m.scan).length);
+		const irs = await ok('GET', '/v1/mails?search=internal%20revenue&limit=100');
+		expect(irs.data.every((m) => m.sender_name === 'Internal Revenue Service')).toBe(true);
+		const oldest = await ok('GET', '/v1/mails?sort=oldest&limit=5');
+		const newest = await ok('GET', '/v1/mails?sort=newest&limit=5');
+		expect(Date.parse(oldest.data[0].arrival_date)).toBeLessThan(Date.parse(newest.data[0].arrival_date));
+		const week = await ok('GET', '/v1/mails?arrived=week&limit=100');
+		expect(week.total_count).toBeGreaterThan(0);
+		expect(week.total_count).toBeLessThan((await ok('GET', '/v1/mails?arrived=year&limit=1')).total_count);
+		await problem('GET', '/v1/mails?status=lost', 422);
+	});
+});
+
+describe('webhook sender', () => {
+	test('signs each delivery as the spec says and sends it once, even when the receiver fails', async () => {
+		const received = [];
+		const receiver = http.createServer((req, res) => {
+			const chunks = [];
+			req.on('data', (c) => chunks.push(c));
+			req.on('end', () => {
+				received.push({ headers: req.headers, raw: Buffer.concat(chunks) });
+				res.writeHead(received.length === 1 ? 500 : 200).end();
+			});
+		});
+		await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		const url = `http://127.0.0.1:${receiver.address().port}/hook`;
+		await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event: 'new-mail', url }) });
+		const added = await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: 'Chase Bank' }) }).then((r) => r.json());
+		expect(added.deliveries).toEqual([expect.objectContaining({ status: 500, variant: 'valid' })]);
+		expect(received).toHaveLength(1); // not retried
+		const { headers, raw } = received[0];
+		const expected = crypto.createHmac('sha256', sim.webhookSecret).update(`${headers['usgm-webhook-timestamp']}.`).update(raw).digest('hex');
+		expect(headers['usgm-webhook-signature']).toBe(expected);
+		const payload = S.NewMailEvent.parse(JSON.parse(raw));
+		expect(payload).toMatchObject({ sender_name: 'Chase Bank', mail_status: 'INBOX', mail_type: 'LETTER' });
+		expect((await fetch(payload.image_url)).status).toBe(200);
+		expect((await fetch(payload.image_url.replace(/sig=\w+/, 'sig=0'))).status).toBe(403);
+		receiver.close();
+	});
+	test('scan, open and shipment updates carry the spec payloads', async () => {
+		const state = await fetch(`${sim.url}/_control/state`).then((r) => r.json());
+		const scan = state.scans.find((s) => s.type === 'SCAN_REQUEST');
+		const open = state.scans.find((s) => s.type === 'UNBOXING_REQUEST');
+		const deliver = (event, id) => fetch(`${sim.url}/_control/deliver`, { method: 'POST', body: JSON.stringify({ event, id, url: 'http://127.0.0.1:9/none' }) }).then((r) => r.json());
+		S.ScanUpdateEvent.parse((await deliver('scan-update', scan.id)).payload);
+		S.OpenUpdateEvent.parse((await deliver('open-update', open.id)).payload);
+		S.ShipmentUpdateEvent.parse((await deliver('shipment-update', state.shipments[0].id)).payload);
+	});
+});
+
+describe('seed data', () => {
+	test('deterministic for a seed, and scales to 100,000 items', async () => {
+		const a = await fetch(`${sim.url}/_control/query`).then((r) => r.json());
+		sim.reset({ count: 300, seed: 7 });
+		expect(await fetch(`${sim.url}/_control/query`).then((r) => r.json())).toEqual(a);
+		sim.reset({ count: 100_000, seed: 3 });
+		const page = await ok('GET', '/v1/mails?limit=100&status=inbox&mail_type=letter', S.page(S.MailItem));
+		expect(page.total_count).toBeGreaterThan(20_000);
+	});
+});

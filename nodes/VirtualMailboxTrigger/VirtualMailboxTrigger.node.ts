@@ -200,32 +200,35 @@ export class VirtualMailboxTrigger implements INodeType {
 		}
 		if (!body || typeof body !== 'object' || Array.isArray(body)) return reject(400, 'body is not a JSON object');
 
-		// Acknowledge now: the sender does not retry, so nothing below may delay or lose the 200.
-		res.status(200).json({ received: true });
-
+		// Ignored deliveries are still acknowledged with 200: n8n answers (onReceived) only after it has
+		// saved the workflow's static data, so the next delivery already sees this one.
+		const ignore = (reason: string): IWebhookResponseData => ({ webhookResponse: { received: true, ignored: reason } });
 		const event = detectEvent(body, selected);
 		if (!event) {
 			this.logger.warn(`Virtual Mailbox Trigger: unrecognised delivery ignored (fields: ${Object.keys(body).join(', ')})`);
-			return { noWebhookResponse: true };
+			return ignore('unrecognised payload');
 		}
-		if (!selected.includes(event)) return { noWebhookResponse: true };
+		if (!selected.includes(event)) return ignore(`${event} not selected`);
 		const identity = identityOf(event, body);
 		if (options.onlyCompleted && (event === 'scan-update' || event === 'open-update') && identity.status.toUpperCase() !== 'COMPLETED') {
-			return { noWebhookResponse: true };
+			return ignore('not completed');
 		}
-		const outcome = judge(stateOf(this.getWorkflowStaticData('node')), { ...identity, signedAt: verdict.timestamp }, now, {
-			windowMs: (options.duplicateWindowMinutes ?? 1440) * 60_000,
-			dropStale: options.dropStale ?? true,
-		});
+		const outcome = judge(
+			stateOf(this.getWorkflowStaticData('node')),
+			{ ...identity, signedAt: verdict.timestamp },
+			now,
+			{ windowMs: (options.duplicateWindowMinutes ?? 1440) * 60_000, dropStale: options.dropStale ?? true },
+			`${this.getWorkflow().id ?? ''}/${this.getNode().name}`,
+		);
 		if (outcome !== 'new') {
 			this.logger.debug(`Virtual Mailbox Trigger: ${outcome} ${event} delivery for ${identity.resource} ignored`);
-			return { noWebhookResponse: true };
+			return ignore(outcome);
 		}
 
 		const item: INodeExecutionData = { json: { event, ...body } };
 		if (options.includeDetails) await addDetails.call(this, event, body, item);
 		if (options.downloadFile) await addFile.call(this, event, body, item, options.binaryPropertyName || 'data');
-		return { noWebhookResponse: true, workflowData: [[item]] };
+		return { workflowData: [[item]] };
 	}
 }
 

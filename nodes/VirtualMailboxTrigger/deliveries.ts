@@ -12,6 +12,19 @@ export const MAX_ENTRIES = 2_000;
 
 export type Verdict = 'new' | 'duplicate' | 'stale';
 
+/**
+ * Deliveries accepted by this process recently, per workflow node. Static data is saved only after
+ * a delivery has been handled, so two copies arriving at the same moment would both read the old
+ * state; this catches them. Static data still carries the state across restarts and processes.
+ */
+const recent = new Map<string, number>();
+const RECENT_MAX = 10_000;
+
+/** Forget the in-process memory, as a restart would (tests). */
+export function forgetRecentDeliveries(): void {
+	recent.clear();
+}
+
 export function stateOf(staticData: IDataObject): DeliveryState {
 	if (!staticData.seen || typeof staticData.seen !== 'object') staticData.seen = {};
 	if (!staticData.latest || typeof staticData.latest !== 'object') staticData.latest = {};
@@ -28,16 +41,30 @@ export function judge(
 	delivery: { resource: string; status: string; signedAt: number },
 	now: number,
 	options: { windowMs: number; dropStale: boolean },
+	scope = '',
 ): Verdict {
 	const key = `${delivery.resource}|${delivery.status}`;
-	const seenAt = state.seen[key];
+	const seenAt = state.seen[key] ?? recent.get(`${scope}|${key}`);
 	if (options.windowMs > 0 && seenAt !== undefined && now - seenAt <= options.windowMs) return 'duplicate';
 	const latest = state.latest[delivery.resource];
 	if (options.dropStale && latest && delivery.signedAt < latest.at && latest.status !== delivery.status) return 'stale';
 	state.seen[key] = now;
+	if (options.windowMs > 0) remember(`${scope}|${key}`, now);
 	if (!latest || delivery.signedAt >= latest.at) state.latest[delivery.resource] = { at: delivery.signedAt, status: delivery.status };
 	prune(state, now, options.windowMs);
 	return 'new';
+}
+
+function remember(key: string, now: number): void {
+	recent.set(key, now);
+	if (recent.size > RECENT_MAX) {
+		// Map keeps insertion order: drop the oldest tenth.
+		let drop = RECENT_MAX / 10;
+		for (const old of recent.keys()) {
+			if (drop-- <= 0) break;
+			recent.delete(old);
+		}
+	}
 }
 
 function prune(state: DeliveryState, now: number, windowMs: number): void {

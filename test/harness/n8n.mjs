@@ -155,7 +155,7 @@ export const DEFAULT_CREDENTIALS = {
 	previousWebhookSecret: '',
 };
 
-function buildWorkflow(loader, { parameters, type = TYPES.action, credentials, items, staticData, extraTypes = {} }) {
+function buildWorkflow(loader, { parameters, type = TYPES.action, credentials, items, staticData, extraTypes = {}, workflowId = `wf-${Math.random().toString(36).slice(2)}` }) {
 	const node = {
 		id: 'node-under-test',
 		name: 'Virtual Mailbox',
@@ -173,7 +173,7 @@ function buildWorkflow(loader, { parameters, type = TYPES.action, credentials, i
 		nodes.unshift({ id: 'input', name: 'Input', type: INPUT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} });
 		connections.Input = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
 	}
-	const workflowData = { id: 'wf-harness', name: 'harness', nodes, connections, active: false, settings: {}, staticData };
+	const workflowData = { id: workflowId, name: 'harness', nodes, connections, active: false, settings: {}, staticData };
 	const workflow = new Workflow({ ...workflowData, nodeTypes: nodeTypesFor(loader, extra), staticData });
 	const additionalData = additionalDataFor(loader, { virtualMailboxApi: credentials }, workflowData);
 	return { workflow, node: workflow.getNode(node.name), additionalData };
@@ -204,9 +204,9 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
 }
 
 /** A webhook delivery through n8n's own WebhookContext, as n8n's webhook server runs it. */
-export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {} }) {
+export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId }) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData });
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData, workflowId });
 	const response = new FakeResponse();
 	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
 	const context = new core.WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);

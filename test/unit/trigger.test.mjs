@@ -2,7 +2,9 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import * as S from '../support/schemas.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
-import { DEFAULT_CREDENTIALS, runHook, runWebhook } from '../harness/n8n.mjs';
+import { DEFAULT_CREDENTIALS, dist, runHook, runWebhook } from '../harness/n8n.mjs';
+
+const { forgetRecentDeliveries } = dist('nodes/VirtualMailboxTrigger/deliveries.js');
 import { PREVIOUS, payloads, request, sign } from '../support/webhooks.mjs';
 
 const ALL = ['new-mail', 'scan-update', 'open-update', 'shipment-update'];
@@ -14,10 +16,17 @@ beforeEach(() => {
 	api = mockApi();
 });
 
-async function deliver(body, { parameters = params(), staticData = {}, credentials, req } = {}) {
-	return await runWebhook({ parameters, request: req ?? request(body), staticData, credentials });
+async function deliver(body, { parameters = params(), staticData = {}, credentials, req, workflowId } = {}) {
+	return await runWebhook({ parameters, request: req ?? request(body), staticData, credentials, workflowId });
 }
 const started = (result) => result.result.workflowData?.[0] ?? [];
+/** Acknowledged by n8n with 200 (the node wrote no error response) and started nothing. */
+const ignored = (run) => {
+	expect(run.response.statusCode).toBe(200);
+	expect(run.result.workflowData).toBeUndefined();
+	expect(run.result.webhookResponse).toMatchObject({ received: true });
+	return run.result.webhookResponse.ignored;
+};
 
 describe('payloads of the spec', () => {
 	test('fixtures match the spec payload tables', () => {
@@ -28,10 +37,10 @@ describe('payloads of the spec', () => {
 	});
 
 	for (const event of ALL) {
-		test(`${event}: recognised, acknowledged 200, emitted with the payload unchanged plus event`, async () => {
+		test(`${event}: recognised, left to n8n to acknowledge, emitted with the payload unchanged plus event`, async () => {
 			const run = await deliver(payloads[event]);
 			expect(run.response.statusCode).toBe(200);
-			expect(run.result.noWebhookResponse).toBe(true);
+			expect(run.result.noWebhookResponse).toBeUndefined();
 			expect(started(run).map((i) => i.json)).toEqual([{ event, ...payloads[event] }]);
 		});
 	}
@@ -46,14 +55,10 @@ describe('payloads of the spec', () => {
 
 describe('acknowledged without starting anything', () => {
 	test('an event the user did not select', async () => {
-		const run = await deliver(payloads['shipment-update'], { parameters: params({}, ['new-mail']) });
-		expect(run.response.statusCode).toBe(200);
-		expect(run.result.workflowData).toBeUndefined();
+		expect(ignored(await deliver(payloads['shipment-update'], { parameters: params({}, ['new-mail']) }))).toBe('shipment-update not selected');
 	});
 	test('a body that matches no event', async () => {
-		const run = await deliver({ hello: 'world' });
-		expect(run.response.statusCode).toBe(200);
-		expect(run.result.workflowData).toBeUndefined();
+		expect(ignored(await deliver({ hello: 'world' }))).toBe('unrecognised payload');
 	});
 	test('Only Completed drops scan updates in other states', async () => {
 		const inProcess = { ...payloads['scan-update'], current_status: 'IN_PROCESS' };
@@ -115,30 +120,42 @@ describe('rejected with 401 (or 400), no workflow data, never a throw', () => {
 });
 
 describe('each event exactly once', () => {
-	test('an identical delivery within the window starts nothing; state lives in static data', async () => {
-		const first = await deliver(payloads['scan-update']);
+	test('an identical delivery within the window starts nothing; the state survives a restart in static data', async () => {
+		const workflowId = 'wf-dedupe';
+		const first = await deliver(payloads['scan-update'], { workflowId });
 		expect(started(first)).toHaveLength(1);
-		const again = await deliver(payloads['scan-update'], { staticData: first.staticData });
-		expect(again.response.statusCode).toBe(200);
-		expect(started(again)).toHaveLength(0);
+		forgetRecentDeliveries(); // as after a restart: only static data remains
+		const again = await deliver(payloads['scan-update'], { staticData: first.staticData, workflowId });
+		expect(ignored(again)).toBe('duplicate');
 		// a new status of the same scan is a new event
-		const cancelled = await deliver({ ...payloads['scan-update'], current_status: 'CANCELLED' }, { staticData: again.staticData });
+		const cancelled = await deliver({ ...payloads['scan-update'], current_status: 'CANCELLED' }, { staticData: again.staticData, workflowId });
 		expect(started(cancelled)).toHaveLength(1);
+	});
+
+	test('two copies arriving at once (both reading the same saved state) start one execution', async () => {
+		const workflowId = 'wf-concurrent';
+		const saved = {};
+		const [a, b] = await Promise.all([
+			deliver(payloads['new-mail'], { staticData: structuredClone(saved), workflowId }),
+			deliver(payloads['new-mail'], { staticData: structuredClone(saved), workflowId }),
+		]);
+		expect(started(a).length + started(b).length).toBe(1);
 	});
 
 	test('an older update arriving after a newer one is dropped (and kept when the option is off)', async () => {
 		const now = Date.now();
 		const newer = await deliver(undefined, { req: request(payloads['scan-update'], { timestamp: now }) });
 		const olderBody = { ...payloads['scan-update'], current_status: 'IN_PROCESS' };
-		const older = await deliver(undefined, { req: request(olderBody, { timestamp: now - 1000 }), staticData: newer.staticData });
-		expect(started(older)).toHaveLength(0);
-		const kept = await deliver(undefined, { req: request(olderBody, { timestamp: now - 1000 }), staticData: newer.staticData, parameters: params({ dropStale: false }) });
+		const older = await deliver(undefined, { req: request(olderBody, { timestamp: now - 1000 }), staticData: JSON.parse(JSON.stringify(newer.staticData)) });
+		expect(ignored(older)).toBe('stale');
+		const kept = await deliver(undefined, { req: request(olderBody, { timestamp: now - 1000 }), staticData: JSON.parse(JSON.stringify(newer.staticData)), parameters: params({ dropStale: false }) });
 		expect(started(kept)).toHaveLength(1);
 	});
 
 	test('a duplicate window of 0 turns deduplication off', async () => {
-		const first = await deliver(payloads['new-mail'], { parameters: params({ duplicateWindowMinutes: 0 }) });
-		const again = await deliver(payloads['new-mail'], { staticData: first.staticData, parameters: params({ duplicateWindowMinutes: 0 }) });
+		const workflowId = 'wf-no-dedupe';
+		const first = await deliver(payloads['new-mail'], { parameters: params({ duplicateWindowMinutes: 0 }), workflowId });
+		const again = await deliver(payloads['new-mail'], { staticData: first.staticData, parameters: params({ duplicateWindowMinutes: 0 }), workflowId });
 		expect(started(again)).toHaveLength(1);
 	});
 

@@ -1,0 +1,193 @@
+// Start and drive one real n8n (pinned 2.41.1 on Node 24) with this package loaded under its
+// real type names. Used by the end-to-end tests and by `npm run dev`.
+import { execFile, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ensureRuntime, RUNTIME_DIR } from './runtime.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PACKAGE = 'n8n-nodes-virtual-mailbox';
+export const OWNER = { email: 'owner@vmb.local', password: 'Simulator-Passw0rd!' };
+const runtimeRequire = createRequire(path.join(RUNTIME_DIR, 'package.json'));
+
+export async function freePort() {
+	return await new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/**
+ * Prepare a user folder (package symlinked into .n8n/nodes/node_modules, credentials and workflows
+ * imported) and start `n8n start`. Resolves once n8n answers and the listed webhooks are registered.
+ */
+export async function startN8n({ userFolder, port, credentials = [], workflows = [], waitForWebhooks = [], dev = false, log = () => {} }) {
+	const runtime = ensureRuntime({ log });
+	const brokerPort = await freePort();
+	fs.mkdirSync(path.join(userFolder, 'tmp'), { recursive: true });
+	const modules = path.join(userFolder, '.n8n', 'nodes', 'node_modules');
+	fs.mkdirSync(modules, { recursive: true });
+	const link = path.join(modules, PACKAGE);
+	fs.rmSync(link, { force: true, recursive: true });
+	fs.symlinkSync(ROOT, link, 'dir');
+	const bcrypt = runtimeRequire('bcryptjs');
+	const env = {
+		...process.env,
+		PATH: `${path.dirname(runtime.node)}${path.delimiter}${process.env.PATH}`,
+		N8N_USER_FOLDER: userFolder,
+		TMPDIR: path.join(userFolder, 'tmp'),
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		DB_TYPE: 'sqlite',
+		N8N_ENCRYPTION_KEY: 'vmb-e2e-fixed-encryption-key-0001',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+		N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
+		N8N_INSTANCE_OWNER_FIRST_NAME: 'Ada',
+		N8N_INSTANCE_OWNER_LAST_NAME: 'Lovelace',
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(OWNER.password, 10),
+		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
+		N8N_DEV_RELOAD: dev ? 'true' : 'false',
+		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+	};
+	// The test runner's own variables (NODE_ENV=test makes n8n exit at once, VITEST*, NODE_OPTIONS) stay out.
+	for (const key of Object.keys(env)) if (key === 'NODE_OPTIONS' || key === 'NODE_ENV' || key.startsWith('VITEST') || key === 'TEST') delete env[key];
+	const cli = async (args) => {
+		try {
+			const { stdout, stderr } = await promisify(execFile)(runtime.node, [runtime.n8n, ...args], { env, timeout: 180_000, maxBuffer: 32 * 1024 * 1024 });
+			return `${stdout}\n${stderr}`;
+		} catch (error) {
+			throw new Error(`n8n ${args[0]} failed: ${`${error.stdout ?? ''}\n${error.stderr ?? ''}`.split('\n').filter((l) => !/deprecat|^ - /i.test(l)).join('\n').slice(-3000)}`);
+		}
+	};
+	if (credentials.length) {
+		const file = path.join(userFolder, 'credentials.json');
+		fs.writeFileSync(file, JSON.stringify(credentials));
+		await cli(['import:credentials', `--input=${file}`]);
+	}
+	if (workflows.length) {
+		const file = path.join(userFolder, 'workflows.json');
+		fs.writeFileSync(file, JSON.stringify(workflows));
+		await cli(['import:workflow', `--input=${file}`]);
+		// Import deactivates; publishing takes effect at the start below (--activeState needs queue mode).
+		for (const workflow of workflows.filter((w) => w.active)) await cli(['publish:workflow', `--id=${workflow.id}`]);
+	}
+	const output = [];
+	const child = spawn(runtime.node, [runtime.n8n, 'start'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const onData = (chunk) => {
+		const text = chunk.toString();
+		output.push(text);
+		if (output.length > 2000) output.splice(0, 1000);
+		log(text.trimEnd());
+	};
+	child.stdout.on('data', onData);
+	child.stderr.on('data', onData);
+	const base = `http://127.0.0.1:${port}`;
+	const instance = {
+		base,
+		env,
+		child,
+		output,
+		cli,
+		async stop() {
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			try {
+				process.kill(-child.pid, 'SIGTERM');
+			} catch {
+				return;
+			}
+			const timer = setTimeout(() => {
+				try {
+					process.kill(-child.pid, 'SIGKILL');
+				} catch {
+					/* already gone */
+				}
+			}, 15_000);
+			await exited;
+			clearTimeout(timer);
+		},
+	};
+	try {
+		await waitFor(async () => (await fetch(`${base}/healthz/readiness`)).status === 200, 120_000, () => child.exitCode !== null, 'n8n readiness');
+		for (const webhookPath of waitForWebhooks) {
+			await waitFor(
+				async () => {
+					const text = await (await fetch(`${base}/webhook/${webhookPath}`)).text();
+					return /not registered for GET/i.test(text) || /GET/.test(text);
+				},
+				60_000,
+				() => child.exitCode !== null,
+				`webhook ${webhookPath}`,
+			);
+		}
+	} catch (error) {
+		await instance.stop();
+		throw new Error(`${error.message}\n--- n8n output ---\n${output.join('').slice(-6000)}`);
+	}
+	return instance;
+}
+
+export async function waitFor(check, timeoutMs, gaveUp = () => false, what = 'condition') {
+	const end = Date.now() + timeoutMs;
+	while (Date.now() < end) {
+		if (gaveUp()) throw new Error(`gave up waiting for ${what}: process exited`);
+		try {
+			if (await check()) return;
+		} catch {
+			/* not up yet */
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** A logged-in REST client of the instance (cookie auth), for executions. */
+export async function restClient(base) {
+	const login = await fetch(`${base}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+	});
+	if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+	const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+	const flatted = runtimeRequire('flatted');
+	const call = async (method, url, body) => {
+		const response = await fetch(`${base}${url}`, { method, headers: { cookie, 'content-type': 'application/json', 'browser-id': 'vmb-e2e' }, body: body ? JSON.stringify(body) : undefined });
+		const text = await response.text();
+		if (response.status >= 400) throw new Error(`${method} ${url} → ${response.status} ${text.slice(0, 500)}`);
+		return text ? JSON.parse(text) : undefined;
+	};
+	return {
+		call,
+		async executions(workflowId) {
+			const result = await call('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
+			return result.data.results ?? result.data;
+		},
+		async execution(id) {
+			const result = await call('GET', `/rest/executions/${id}`);
+			const execution = result.data;
+			return { ...execution, data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data };
+		},
+	};
+}

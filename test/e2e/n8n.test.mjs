@@ -1,0 +1,222 @@
+// End-to-end: the built package inside real n8n 2.41.1 against the local simulator.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startSimulator } from '../simulator/server.mjs';
+import * as S from '../support/schemas.mjs';
+import { freePort, restClient, startN8n, waitFor } from './n8n.mjs';
+import { credentialFor, operationsWorkflow, triggerWorkflow } from './workflows.mjs';
+
+const MAILS = 2_500;
+let sim;
+let n8n;
+let rest;
+let userFolder;
+const triggers = {
+	plain: triggerWorkflow({ id: 'VmbTriggerWf0001', name: 'E2E: trigger' }),
+	download: triggerWorkflow({ id: 'VmbTriggerWf0002', name: 'E2E: trigger with download', options: { downloadFile: true, onlyCompleted: true }, events: ['scan-update'] }),
+};
+
+beforeAll(async () => {
+	sim = await startSimulator({ count: MAILS, seed: 11 });
+	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-e2e-'));
+	const operations = operationsWorkflow();
+	n8n = await startN8n({
+		userFolder,
+		port: await freePort(),
+		credentials: [credentialFor(sim)],
+		workflows: [operations, triggers.plain.workflow, triggers.download.workflow],
+		waitForWebhooks: ['op/account-get', triggers.plain.path, triggers.download.path],
+		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
+	});
+	rest = await restClient(n8n.base);
+	// Activation of each trigger checks the key with GET /v1/account (webhook create()).
+	await waitFor(async () => sim.requests.filter((r) => r.path === '/v1/account').length >= 2, 30_000, () => false, 'trigger activation checks');
+}, 900_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await sim?.close();
+	if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+}, 60_000);
+
+const state = () => fetch(`${sim.url}/_control/state`).then((r) => r.json());
+/** Run one operation's webhook in n8n; returns the action node's output items and the API requests it made. */
+async function run(name, payload = {}) {
+	const before = sim.requests.length;
+	const response = await fetch(`${n8n.base}/webhook/op/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+	const text = await response.text();
+	expect(response.status, text.slice(0, 500)).toBe(200);
+	const items = JSON.parse(text);
+	return { items: Array.isArray(items) ? items : [items], requests: sim.requests.slice(before).map((r) => `${r.method} ${r.path}`), raw: sim.requests.slice(before) };
+}
+
+describe('every operation of the action node in real n8n', () => {
+	test('mail getAll with filters and Limit', async () => {
+		const { items, raw } = await run('mail-getAll');
+		expect(items).toHaveLength(30);
+		items.forEach((item) => S.MailItem.parse(item));
+		expect(items.every((m) => ['inbox', 'archived'].includes(m.mail_status) && ['letter', 'package'].includes(m.mail_type))).toBe(true);
+		expect(raw).toHaveLength(1);
+		expect(raw[0].query).toEqual({ status: ['inbox', 'archived'], mail_type: ['letter', 'package'], sort: ['oldest'], limit: ['30'] });
+	});
+
+	test(`mail getAll Return All over ${MAILS} items equals the simulator's data exactly`, async () => {
+		const { items, raw } = await run('mail-getAll-all');
+		const expected = await fetch(`${sim.url}/_control/query`).then((r) => r.json());
+		expect(items.map((m) => m.id)).toEqual(expected);
+		expect(raw).toHaveLength(Math.ceil(MAILS / 100));
+	});
+
+	test('mail get and undiscard', async () => {
+		const db = await state();
+		const mail = db.mails[0];
+		const got = await run('mail-get', { mailId: mail.id });
+		expect(S.MailItemDetail.parse(got.items[0]).id).toBe(mail.id);
+		expect(got.requests).toEqual([`GET /v1/mails/${mail.id}`]);
+		const discarded = db.mails.find((m) => m.mail_status === 'discard_request');
+		const undone = await run('mail-undiscard', { mailId: discarded.id });
+		expect(undone.items[0]).toMatchObject({ id: discarded.id, mail_status: 'inbox' });
+		expect(undone.requests).toEqual([`POST /v1/mails/${discarded.id}/undiscard`]);
+	});
+
+	test('scan get, getSummary, cancel and complete (sandbox)', async () => {
+		const db = await state();
+		const completed = db.scans.find((s) => s.status === 'COMPLETED');
+		expect(S.Scan.parse((await run('scan-get', { scanId: completed.id })).items[0]).id).toBe(completed.id);
+		const summary = await run('scan-getSummary', { scanId: completed.id });
+		expect(S.ScanSummary.parse(summary.items[0]).label).toBe(completed.label);
+		const pending = db.scans.filter((s) => s.status === 'IN_PROCESS');
+		const cancelled = await run('scan-cancel', { scanId: pending[0].id });
+		expect(cancelled.items[0]).toMatchObject({ id: pending[0].id, status: 'CANCELLED' });
+		expect(cancelled.requests).toEqual([`POST /v1/scans/${pending[0].id}/cancel`]);
+		const done = await run('scan-complete', { scanId: pending[1].id });
+		expect(done.items[0]).toMatchObject({ status: 'COMPLETED', label: 'Electric bill' });
+		expect(JSON.parse(done.raw[0].body)).toEqual({ label: 'Electric bill', summary: ['Amount due $84.20', 'Due 12 Dec'] });
+	});
+
+	test('shipment get', async () => {
+		const shipment = (await state()).shipments[0];
+		const { items, requests } = await run('shipment-get', { shipmentId: shipment.id });
+		expect(S.Shipment.parse(items[0]).id).toBe(shipment.id);
+		expect(requests).toEqual([`GET /v1/shipments/${shipment.id}`]);
+	});
+
+	test('folder create, update, getAll, delete', async () => {
+		const created = (await run('folder-create', { name: 'E2E folder' })).items[0];
+		expect(S.Folder.parse(created)).toMatchObject({ name: 'E2E folder', color: '#188038' });
+		const updated = await run('folder-update', { folderId: created.id, name: 'E2E renamed' });
+		expect(updated.items[0].name).toBe('E2E renamed');
+		expect(JSON.parse(updated.raw[0].body)).toEqual({ name: 'E2E renamed' });
+		const all = await run('folder-getAll');
+		expect(all.items.map((f) => f.name)).toContain('E2E renamed');
+		const deleted = await run('folder-delete', { folderId: created.id });
+		expect(deleted.items[0]).toEqual({ id: created.id, deleted: true });
+		expect(deleted.requests).toEqual([`DELETE /v1/folders/${created.id}`]);
+	});
+
+	test('address create and getDefault', async () => {
+		const created = await run('address-create');
+		expect(S.Address.parse(created.items[0])).toMatchObject({ type: 'shipping', line2: 'Flat 2', postal_code: 'NW1 6XE' });
+		const def = await run('address-getDefault');
+		expect(def.items[0]).toMatchObject({ type: 'deposit', is_default: true });
+		expect(def.raw[0].query).toEqual({ type: ['deposit'] });
+	});
+
+	test('bank account create, update, getAll: the number never comes back', async () => {
+		const created = await run('bankAccount-create', { accountNumber: '111122223333' });
+		expect(S.BankAccount.parse(created.items[0]).account_number_last4).toBe('3333');
+		const updated = await run('bankAccount-update', { bankAccountId: created.items[0].id });
+		expect(updated.items[0].bank_name).toBe('First Bank of NY');
+		const all = await run('bankAccount-getAll');
+		expect(all.items.length).toBeGreaterThanOrEqual(3);
+		const executions = await rest.executions('VmbOperationsWf1');
+		const details = await Promise.all(executions.slice(0, 5).map((e) => rest.execution(e.id)));
+		// What the node returned and what n8n stored as its output (the Webhook node's input holds the
+		// number the test itself sent, so it is not part of this check).
+		const outputs = details.flatMap((d) => Object.entries(d.data?.resultData?.runData ?? {}).filter(([name]) => name.startsWith('VM ')).map(([, runs]) => runs));
+		expect(outputs.length).toBeGreaterThan(0);
+		expect(JSON.stringify([created.items, updated.items, all.items, outputs])).not.toContain('111122223333');
+	});
+
+	test('account get and getMailingAddress', async () => {
+		S.Account.parse((await run('account-get')).items[0]);
+		S.MailingAddress.parse((await run('account-getMailingAddress')).items[0]);
+	});
+
+	test('execution data in n8n holds the same items the node returned', async () => {
+		const mail = (await state()).mails[3];
+		const { items } = await run('mail-get', { mailId: mail.id });
+		let execution;
+		await waitFor(async () => {
+			const list = await rest.executions('VmbOperationsWf1');
+			execution = await rest.execution(list[0].id);
+			return execution.data?.resultData?.runData?.['VM mail-get'] !== undefined;
+		}, 20_000);
+		const output = execution.data.resultData.runData['VM mail-get'][0].data.main[0];
+		expect(output.map((i) => i.json)).toEqual(items);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+	});
+});
+
+describe('webhook trigger in real n8n', () => {
+	const executionsOf = async (workflowId) => (await rest.executions(workflowId)).length;
+	const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
+	const deliver = (body) => fetch(`${sim.url}/_control/deliver`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+
+	test('exactly one execution per valid signed delivery of each event kind; none for forged, tampered, stale or duplicate ones', async () => {
+		const url = `${n8n.base}/webhook/${triggers.plain.path}`;
+		const db = await state();
+		const subjects = {
+			'new-mail': db.mails[0].id,
+			'scan-update': db.scans.find((s) => s.type === 'SCAN_REQUEST').id,
+			'open-update': db.scans.find((s) => s.type === 'UNBOXING_REQUEST').id,
+			'shipment-update': db.shipments[0].id,
+		};
+		const statuses = {};
+		for (const [event, id] of Object.entries(subjects)) {
+			const result = await deliver({ event, id, url, variant: 'valid' });
+			statuses[`${event} valid`] = result.deliveries[0].status;
+		}
+		await waitFor(async () => (await executionsOf('VmbTriggerWf0001')) === 4, 30_000);
+		for (const variant of ['forged', 'tampered', 'stale', 'future', 'unsigned']) {
+			const result = await deliver({ event: 'new-mail', id: db.mails[1].id, url, variant });
+			statuses[`new-mail ${variant}`] = result.deliveries[0].status;
+		}
+		for (const [event, id] of Object.entries(subjects)) {
+			const result = await deliver({ event, id, url, variant: 'valid' });
+			statuses[`${event} duplicate`] = result.deliveries[0].status;
+		}
+		await settle();
+		expect(statuses).toEqual({
+			'new-mail valid': 200, 'scan-update valid': 200, 'open-update valid': 200, 'shipment-update valid': 200,
+			'new-mail forged': 401, 'new-mail tampered': 401, 'new-mail stale': 401, 'new-mail future': 401, 'new-mail unsigned': 401,
+			'new-mail duplicate': 200, 'scan-update duplicate': 200, 'open-update duplicate': 200, 'shipment-update duplicate': 200,
+		});
+		const executions = await rest.executions('VmbTriggerWf0001');
+		expect(executions).toHaveLength(4);
+		const events = [];
+		for (const e of executions) {
+			const detail = await rest.execution(e.id);
+			events.push(detail.data.resultData.runData['Virtual Mailbox Trigger'][0].data.main[0][0].json.event);
+		}
+		expect(events.sort()).toEqual(['new-mail', 'open-update', 'scan-update', 'shipment-update']);
+	});
+
+	test('a completed scan arrives with its PDF attached as binary data', async () => {
+		const url = `${n8n.base}/webhook/${triggers.download.path}`;
+		await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event: 'scan-update', url }) });
+		const pending = (await state()).scans.find((s) => s.type === 'SCAN_REQUEST' && s.status === 'IN_PROCESS');
+		await fetch(`${sim.url}/_control/scans/${pending.id}/status`, { method: 'POST', body: JSON.stringify({ status: 'IN_PROCESS' }) });
+		const done = await fetch(`${sim.url}/_control/scans/${pending.id}/status`, { method: 'POST', body: JSON.stringify({ status: 'COMPLETED', label: 'Tax form' }) }).then((r) => r.json());
+		expect(done.deliveries.map((d) => d.status)).toEqual([200]);
+		await waitFor(async () => (await executionsOf('VmbTriggerWf0002')) === 1, 30_000);
+		await settle();
+		const [execution] = await rest.executions('VmbTriggerWf0002');
+		expect(await executionsOf('VmbTriggerWf0002')).toBe(1); // the IN_PROCESS update started nothing (Only Completed)
+		const item = (await rest.execution(execution.id)).data.resultData.runData['Virtual Mailbox Trigger'][0].data.main[0][0];
+		expect(item.json).toMatchObject({ event: 'scan-update', uuid: pending.id, current_status: 'COMPLETED', ai_label: 'Tax form' });
+		expect(item.binary.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${pending.id}.pdf`, fileExtension: 'pdf' });
+	});
+});

@@ -109,6 +109,12 @@ export function folderLocator(overrides: Partial<INodeProperties> = {}): INodePr
 				placeholder: '12',
 				validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'A folder ID is a number' } }],
 			},
+			{
+				displayName: 'By Name',
+				name: 'name',
+				type: 'string',
+				placeholder: 'Bills',
+			},
 		],
 		...overrides,
 	} as INodeProperties;

@@ -8,8 +8,9 @@ import * as folder from './folder/Folder.resource';
 import * as mail from './mail/Mail.resource';
 import * as scan from './scan/Scan.resource';
 import * as shipment from './shipment/Shipment.resource';
+import { Items } from './items';
 
-type Execute = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
+type Execute = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[] | Items>;
 
 const resources: Record<string, Record<string, { execute: Execute }>> = {
 	account: account.operations,
@@ -36,6 +37,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				});
 			}
 			const result = await handler.execute.call(this, i);
+			if (result instanceof Items) {
+				for (const item of result.items) output.push({ ...item, pairedItem: { item: i } });
+				continue;
+			}
 			for (const json of Array.isArray(result) ? result : [result]) {
 				output.push({ json: json ?? {}, pairedItem: { item: i } });
 			}

@@ -1,12 +1,12 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listFolders } from '../actions/folder/getAll.operation';
+import { listAllFolders } from '../../shared/folders';
 import { apiRequest, type Page } from '../../shared/transport';
 
 const matches = (text: string, filter?: string) => !filter || text.toLowerCase().includes(filter.toLowerCase());
 
 export async function searchFolders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const folders = await listFolders.call(this);
+	const folders = await listAllFolders.call(this);
 	return {
 		results: folders
 			.map((folder) => ({ name: String(folder.name ?? folder.id), value: String(folder.id) }))

@@ -46,6 +46,7 @@ async function fetchPage(
 	itemIndex: number | undefined,
 ): Promise<Page> {
 	const body = await apiRequest.call(ctx, 'GET', path, { query: { ...query, limit, cursor }, itemIndex });
+	if (Array.isArray(body)) return { data: body as IDataObject[], next_cursor: null, total_count: (body as IDataObject[]).length };
 	if (!body || !Array.isArray((body as IDataObject).data)) {
 		throw new NodeApiError(ctx.getNode(), (body ?? {}) as JsonObject, {
 			message: `Unexpected response from GET ${path}: no "data" list`,

@@ -11,3 +11,12 @@ export const addressTypeField: INodeProperties = {
 		{ name: 'Deposit', value: 'deposit', description: 'Where check deposits are sent' },
 	],
 };
+
+export const addressIdField: INodeProperties = {
+	displayName: 'Address ID',
+	name: 'addressId',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'UUID of the address (from Get Many or Create)',
+};

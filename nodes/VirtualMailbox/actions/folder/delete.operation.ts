@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { folderLocator, getId } from '../../../shared/params';
+import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
+import { folderLocator } from '../../../shared/params';
 import { apiRequest, segment } from '../../../shared/transport';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['folder'], operation: ['delete'] } }, [
@@ -9,7 +10,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 ]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const id = getId.call(this, 'folderId', i, 'Folder', 'numeric');
+	const id = await resolveFolderId.call(this, this.getNodeParameter('folderId', i) as FolderChoice, i);
 	const body = await apiRequest.call(this, 'DELETE', `/v1/folders/${segment(id)}`, { itemIndex: i });
 	// The spec does not show the success body; an empty one still yields an item to chain on.
 	return body && Object.keys(body).length > 0 ? body : { id, deleted: true };

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkColor, folderLocator, getId } from '../../../shared/params';
+import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
+import { checkColor, folderLocator } from '../../../shared/params';
 import { apiRequest, segment } from '../../../shared/transport';
 import { colorField } from './Folder.fields';
 
@@ -18,7 +19,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 ]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const id = getId.call(this, 'folderId', i, 'Folder', 'numeric');
+	const id = await resolveFolderId.call(this, this.getNodeParameter('folderId', i) as FolderChoice, i);
 	const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.name !== undefined) {

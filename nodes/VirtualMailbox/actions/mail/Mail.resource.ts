@@ -1,10 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as archive from './archive.operation';
+import * as discard from './discard.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as unarchive from './unarchive.operation';
 import * as undiscard from './undiscard.operation';
+import * as update from './update.operation';
 
-export const operations = { get, getAll, undiscard };
+export const operations = { archive, discard, get, getAll, unarchive, undiscard, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -14,28 +18,21 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['mail'] } },
 		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get one mail item with its details (sender, type, weight, folder, scan)',
-				action: 'Get a mail item',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List mail items, newest first by default, filtered by status, type, scan status, folder, arrival period, read state or search text',
-				action: 'Get many mail items',
-			},
-			{
-				name: 'Undiscard',
-				value: 'undiscard',
-				description: 'Cancel a pending discard (shred) request so the mail item is kept',
-				action: 'Undiscard a mail item',
-			},
+			{ name: 'Archive', value: 'archive', description: 'Move a mail item from the inbox to the archive', action: 'Archive a mail item' },
+			{ name: 'Discard', value: 'discard', description: 'Request shredding of a mail item. Destructive: it is shredded 7 days later unless undiscarded.', action: 'Discard a mail item' },
+			{ name: 'Get', value: 'get', description: 'Get one mail item with its details (sender, type, weight, folder, scan)', action: 'Get a mail item' },
+			{ name: 'Get Many', value: 'getAll', description: 'List mail items, newest first by default, filtered by status, type, scan status, folder, arrival period, read state or search text', action: 'Get many mail items' },
+			{ name: 'Unarchive', value: 'unarchive', description: 'Move an archived mail item back to its previous inbox status', action: 'Unarchive a mail item' },
+			{ name: 'Undiscard', value: 'undiscard', description: 'Cancel a pending discard (shred) request so the mail item is kept', action: 'Undiscard a mail item' },
+			{ name: 'Update', value: 'update', description: 'File a mail item into a folder (by list, ID or name), take it out of its folder, or mark it read or unread', action: 'Update a mail item' },
 		],
 		default: 'getAll',
 	},
+	...archive.description,
+	...discard.description,
 	...get.description,
 	...getAll.description,
+	...unarchive.description,
 	...undiscard.description,
+	...update.description,
 ];

@@ -1,16 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { getId } from '../../../shared/params';
-import { apiRequest, segment } from '../../../shared/transport';
+import { byIdOperation } from '../../../shared/byId';
 import { mailIdField } from './Mail.fields';
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['mail'], operation: ['get'] } },
-	[mailIdField],
-);
-
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const id = getId.call(this, 'mailId', i, 'Mail ID', 'numeric');
-	return await apiRequest.call(this, 'GET', `/v1/mails/${segment(id)}`, { itemIndex: i });
-}
+export const { description, execute } = byIdOperation({
+	resource: 'mail',
+	operation: 'get',
+	field: mailIdField,
+	label: 'Mail ID',
+	kind: 'numeric',
+	method: 'GET',
+	path: (id) => `/v1/mails/${id}`,
+});

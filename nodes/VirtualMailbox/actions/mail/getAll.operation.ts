@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { MAIL_STATUSES, MAIL_TYPES, SCAN_STATUSES } from '../../../shared/constants';
-import { checkId, folderLocator, readReturnAll, returnAllAndLimit } from '../../../shared/params';
+import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
+import { folderLocator, readReturnAll, returnAllAndLimit } from '../../../shared/params';
 import { listPaginated, type Query } from '../../../shared/transport';
 
 const label = (value: string) => value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
@@ -104,9 +105,9 @@ export function mailQuery(filters: IDataObject, folderId?: string): Query {
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const { returnAll, limit } = readReturnAll.call(this, i);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-	const folder = filters.folderId as IDataObject | string | undefined;
+	const folder = filters.folderId as FolderChoice | string | undefined;
 	const folderValue = folder && typeof folder === 'object' ? folder.value : folder;
-	const folderId = folderValue ? checkId.call(this, folderValue, 'Folder', 'numeric', i) : undefined;
+	const folderId = folderValue ? await resolveFolderId.call(this, folder, i) : undefined;
 	const query = mailQuery(filters, folderId);
 	const sort = (filters.sort as string | undefined) ?? 'newest';
 	const time = (item: IDataObject) => Date.parse(String(item.arrival_date ?? '')) || 0;

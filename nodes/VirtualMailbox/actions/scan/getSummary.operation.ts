@@ -1,16 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { getId } from '../../../shared/params';
-import { apiRequest, segment } from '../../../shared/transport';
+import { byIdOperation } from '../../../shared/byId';
 import { scanIdField } from './Scan.fields';
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['scan'], operation: ['getSummary'] } },
-	[scanIdField],
-);
-
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const id = getId.call(this, 'scanId', i, 'Scan ID', 'text');
-	return await apiRequest.call(this, 'GET', `/v1/scans/${segment(id)}/summary`, { itemIndex: i });
-}
+export const { description, execute } = byIdOperation({
+	resource: 'scan',
+	operation: 'getSummary',
+	field: scanIdField,
+	label: 'Scan ID',
+	kind: 'text',
+	method: 'GET',
+	path: (id) => `/v1/scans/${id}/summary`,
+});

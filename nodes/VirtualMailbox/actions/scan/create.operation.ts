@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { checkOneOf, getId } from '../../../shared/params';
+import { apiRequest } from '../../../shared/transport';
+import { mailIdField } from '../mail/Mail.fields';
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['scan'], operation: ['create'] } }, [
+	mailIdField,
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		default: 'scan',
+		options: [
+			{ name: 'Scan', value: 'scan', description: 'Scan the envelope\'s contents without keeping the item opened' },
+			{ name: 'Open and Scan', value: 'open', description: 'Open (unbox) the item and scan what is inside' },
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Expedited', name: 'isExpedited', type: 'boolean', default: false, description: 'Whether to ask for the faster (30 minutes to 2 hours, business days), dearer service' },
+			{ displayName: 'Instruction', name: 'instruction', type: 'string', default: '', description: 'Note for the mailroom, such as which pages to scan' },
+		],
+	},
+]);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const mailId = getId.call(this, 'mailId', i, 'Mail ID', 'numeric');
+	const type = checkOneOf.call(this, this.getNodeParameter('type', i), ['scan', 'open'] as const, 'Type', i);
+	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	const body: IDataObject = { mail_id: mailId, type };
+	if (fields.instruction) body.instruction = String(fields.instruction);
+	if (fields.isExpedited !== undefined) body.is_expedited = fields.isExpedited === true;
+	// Billable and not idempotent: the transport never retries it unless the server answered 429.
+	return await apiRequest.call(this, 'POST', '/v1/scans', { body, itemIndex: i });
+}

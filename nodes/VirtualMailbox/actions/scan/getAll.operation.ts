@@ -1,0 +1,15 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readReturnAll, returnAllAndLimit } from '../../../shared/params';
+import { listPaginated } from '../../../shared/transport';
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['scan'], operation: ['getAll'] } },
+	returnAllAndLimit(),
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const { returnAll, limit } = readReturnAll.call(this, i);
+	return await listPaginated.call(this, '/v1/scans', {}, { returnAll, limit, itemIndex: i });
+}

@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { getId, type IdKind } from './params';
+import { apiRequest, segment } from './transport';
+
+/**
+ * An operation that sends one request about one object and outputs the answer: the shape of most
+ * operations (get, cancel, archive, delete…). `path` gets the checked, URL-encoded id.
+ */
+export function byIdOperation(spec: {
+	resource: string;
+	operation: string;
+	field: INodeProperties;
+	label: string;
+	kind: IdKind;
+	method: IHttpRequestMethods;
+	path: (id: string) => string;
+	/** What to output when the API answers with an empty body (DELETE). */
+	empty?: (id: string) => IDataObject;
+	output?: (body: IDataObject) => IDataObject;
+}) {
+	const description: INodeProperties[] = updateDisplayOptions({ show: { resource: [spec.resource], operation: [spec.operation] } }, [spec.field]);
+	async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+		const id = getId.call(this, spec.field.name, i, spec.label, spec.kind);
+		const body = await apiRequest.call(this, spec.method, spec.path(segment(id)), { itemIndex: i });
+		if (spec.empty && (!body || Object.keys(body).length === 0)) return spec.empty(id);
+		return spec.output ? spec.output(body) : body;
+	}
+	return { description, execute };
+}
+
+export const deleted = (id: string): IDataObject => ({ id, deleted: true });

@@ -30,7 +30,7 @@ export async function freePort() {
  * Prepare a user folder (package symlinked into .n8n/nodes/node_modules, credentials and workflows
  * imported) and start `n8n start`. Resolves once n8n answers and the listed webhooks are registered.
  */
-export async function startN8n({ userFolder, port, credentials = [], workflows = [], waitForWebhooks = [], dev = false, log = () => {} }) {
+export async function startN8n({ userFolder, port, credentials = [], workflows = [], waitForWebhooks = [], dev = false, env: extraEnv = {}, log = () => {} }) {
 	const runtime = ensureRuntime({ log });
 	const brokerPort = await freePort();
 	fs.mkdirSync(path.join(userFolder, 'tmp'), { recursive: true });
@@ -69,6 +69,7 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 		N8N_DEV_RELOAD: dev ? 'true' : 'false',
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		...extraEnv,
 	};
 	// The test runner's own variables (NODE_ENV=test makes n8n exit at once, VITEST*, NODE_OPTIONS) stay out.
 	for (const key of Object.keys(env)) if (key === 'NODE_OPTIONS' || key === 'NODE_ENV' || key.startsWith('VITEST') || key === 'TEST') delete env[key];

@@ -7,12 +7,15 @@ import { startSimulator } from '../simulator/server.mjs';
 import * as S from '../support/schemas.mjs';
 import { freePort, restClient, startN8n, waitFor } from './n8n.mjs';
 import { credentialFor, operationsWorkflow, triggerWorkflow } from './workflows.mjs';
+import { exampleWorkflows, examplesEnv } from './examples.mjs';
 
 const MAILS = 2_500;
 let sim;
 let n8n;
 let rest;
 let userFolder;
+let scansDir;
+const examples = exampleWorkflows();
 const triggers = {
 	plain: triggerWorkflow({ id: 'VmbTriggerWf0001', name: 'E2E: trigger' }),
 	download: triggerWorkflow({ id: 'VmbTriggerWf0002', name: 'E2E: trigger with download', options: { downloadFile: true, onlyCompleted: true }, events: ['scan-update'] }),
@@ -21,18 +24,21 @@ const triggers = {
 beforeAll(async () => {
 	sim = await startSimulator({ count: MAILS, seed: 11 });
 	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-e2e-'));
+	scansDir = path.join(userFolder, 'scans');
+	fs.mkdirSync(scansDir);
 	const operations = operationsWorkflow();
 	n8n = await startN8n({
 		userFolder,
 		port: await freePort(),
+		env: examplesEnv(scansDir),
 		credentials: [credentialFor(sim)],
-		workflows: [operations, triggers.plain.workflow, triggers.download.workflow],
-		waitForWebhooks: ['op/account-get', triggers.plain.path, triggers.download.path],
+		workflows: [operations, triggers.plain.workflow, triggers.download.workflow, ...examples.map((e) => e.workflow)],
+		waitForWebhooks: ['op/account-get', triggers.plain.path, triggers.download.path, ...examples.map((e) => e.path)],
 		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
 	});
 	rest = await restClient(n8n.base);
 	// Activation of each trigger checks the key with GET /v1/account (webhook create()).
-	await waitFor(async () => sim.requests.filter((r) => r.path === '/v1/account').length >= 2, 30_000, () => false, 'trigger activation checks');
+	await waitFor(async () => sim.requests.filter((r) => r.path === '/v1/account').length >= 2 + examples.length, 30_000, () => false, 'trigger activation checks');
 }, 900_000);
 
 afterAll(async () => {
@@ -218,5 +224,47 @@ describe('webhook trigger in real n8n', () => {
 		const item = (await rest.execution(execution.id)).data.resultData.runData['Virtual Mailbox Trigger'][0].data.main[0][0];
 		expect(item.json).toMatchObject({ event: 'scan-update', uuid: pending.id, current_status: 'COMPLETED', ai_label: 'Tax form' });
 		expect(item.binary.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${pending.id}.pdf`, fileExtension: 'pdf' });
+	});
+});
+
+describe('the example workflows in real n8n (examples/*.json)', () => {
+	const executionsOf = async (workflowId) => rest.executions(workflowId);
+	beforeAll(async () => {
+		for (const example of examples) {
+			for (const event of example.events) {
+				await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url: `${n8n.base}/webhook/${example.path}` }) });
+			}
+		}
+	});
+
+	test('new mail from a sender is filed into a folder of that name (created once) and marked read; packages raise an alert', async () => {
+		const sender = 'Acme Insurance Claims';
+		const add = (body) => fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+		const first = await add({ sender_name: sender, mail_type: 'package' });
+		const second = await add({ sender_name: sender });
+		expect(first.deliveries.map((d) => d.status)).toEqual([200, 200]);
+		await waitFor(async () => {
+			const db = await state();
+			return [first.mail.id, second.mail.id].every((id) => db.mails.find((m) => m.id === id)?.folder_id);
+		}, 30_000);
+		const db = await state();
+		const folders = db.folders.filter((f) => f.name === sender);
+		expect(folders).toHaveLength(1);
+		for (const id of [first.mail.id, second.mail.id]) expect(db.mails.find((m) => m.id === id)).toMatchObject({ folder_id: folders[0].id, is_read: true });
+		await waitFor(async () => (await executionsOf('VmbExamplePack01')).length === 2, 30_000);
+		const alerts = [];
+		for (const e of await executionsOf('VmbExamplePack01')) {
+			const run = (await rest.execution(e.id)).data.resultData.runData;
+			if (run['Alert the team']) alerts.push(run['Alert the team'][0].data.main[0][0].json);
+		}
+		expect(alerts).toEqual([{ alert: expect.stringMatching(new RegExp(`^Package from ${sender} for Ada Lovelace`)), mail_id: first.mail.id }]);
+	});
+
+	test('a completed scan is saved as a PDF file', async () => {
+		const pending = (await state()).scans.find((s) => s.status === 'IN_PROCESS' && s.type === 'SCAN_REQUEST');
+		await fetch(`${sim.url}/_control/scans/${pending.id}/status`, { method: 'POST', body: JSON.stringify({ status: 'COMPLETED' }) });
+		const file = path.join(scansDir, `${pending.id}.pdf`);
+		await waitFor(async () => fs.existsSync(file) && fs.statSync(file).size > 0, 30_000);
+		expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
 	});
 });

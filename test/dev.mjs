@@ -1,0 +1,85 @@
+// `npm run dev`: the local simulator and real n8n (2.41.1 on Node 24) with this package loaded,
+// an owner account, a credential pointing at the simulator and the example workflows, active.
+// TypeScript rebuilds on save and n8n reloads the nodes. Ctrl-C stops everything it started.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSimulator } from './simulator/server.mjs';
+import { OWNER, startN8n } from './e2e/n8n.mjs';
+import { credentialFor } from './e2e/workflows.mjs';
+import { exampleWorkflows, examplesEnv } from './e2e/examples.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const HOME = process.env.VMB_DEV_HOME ?? path.join(os.homedir(), '.cache', 'n8n-nodes-virtual-mailbox-dev');
+const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
+const SIM_PORT = Number(process.env.SIM_PORT ?? 4010);
+const say = (line) => process.stdout.write(`${line}\n`);
+
+const stoppers = [];
+let stopping = false;
+async function stopAll(code = 0) {
+	if (stopping) return;
+	stopping = true;
+	say('\nStopping…');
+	for (const stop of stoppers.reverse()) await stop().catch(() => {});
+	process.exit(code);
+}
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+
+try {
+	say('Building the package…');
+	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+	const watch = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], { cwd: ROOT, stdio: 'ignore' });
+	stoppers.push(async () => watch.kill());
+
+	const sim = await startSimulator({ port: SIM_PORT, count: 500, seed: 42 });
+	stoppers.push(() => sim.close());
+	say(`Simulator: ${sim.url}`);
+
+	const userFolder = path.join(HOME, 'n8n');
+	const scansDir = path.join(HOME, 'scans');
+	fs.mkdirSync(scansDir, { recursive: true });
+	const firstRun = !fs.existsSync(path.join(userFolder, '.vmb-imported'));
+	const workflows = exampleWorkflows();
+	say(firstRun ? 'Starting n8n and importing the demo workflows (first run)…' : 'Starting n8n…');
+	const n8n = await startN8n({
+		userFolder,
+		port: N8N_PORT,
+		dev: true,
+		env: examplesEnv(scansDir),
+		credentials: firstRun ? [credentialFor(sim)] : [],
+		workflows: firstRun ? workflows.map((w) => w.workflow) : [],
+		waitForWebhooks: workflows.map((w) => w.path),
+		log: process.env.VMB_DEV_VERBOSE ? say : () => {},
+	});
+	stoppers.push(() => n8n.stop());
+	fs.writeFileSync(path.join(userFolder, '.vmb-imported'), new Date().toISOString());
+	for (const { events, path: hookPath } of workflows) {
+		for (const event of events) {
+			await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url: `${n8n.base}/webhook/${hookPath}` }) });
+		}
+	}
+	n8n.child.once('exit', (code) => {
+		if (!stopping) {
+			say(`n8n exited (${code}).`);
+			stopAll(1);
+		}
+	});
+	say(`
+n8n is running with the Virtual Mailbox nodes:  ${n8n.base}
+  login:     ${OWNER.email}
+  password:  ${OWNER.password}
+Local simulator of the API:                     ${sim.url}  (credential "Virtual Mailbox (local simulator)")
+Saved scans go to:                              ${scansDir}
+
+Make things happen (each sends signed webhooks to the active demo workflows):
+  curl -X POST ${sim.url}/_control/mail -d '{"sender_name":"Chase Bank","mail_type":"package"}'
+  curl -X POST ${sim.url}/_control/scans/<scan id>/status -d '{"status":"COMPLETED"}'
+Rebuilds on save reload the nodes. Ctrl-C stops n8n and the simulator.`);
+} catch (error) {
+	say(`npm run dev failed: ${error.message}`);
+	await stopAll(1);
+}

@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, downloadFile, getApiCredentials, segment } from '../shared/transport';
+import { apiRequest, attachDownload, getApiCredentials, segment } from '../shared/transport';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
 import { judge, stateOf } from './deliveries';
 import { verifySignature } from './signature';
@@ -250,15 +250,7 @@ async function addDetails(this: IWebhookFunctions, event: EventName, body: IData
 /** Download the pre-signed file now, before the link expires; a failure is described in the item. */
 async function addFile(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, property: string): Promise<void> {
 	const field = FILE_FIELD[event];
-	const url = field ? body[field] : undefined;
-	if (!field || typeof url !== 'string' || url === '') {
-		if (field) item.json.download_error = `The delivery has no ${field}`;
-		return;
-	}
-	try {
-		const file = await downloadFile.call(this, url, `${event}-${String(body.uuid ?? body.id)}`);
-		item.binary = { [property]: await this.helpers.prepareBinaryData(file.data, file.fileName, file.contentType) };
-	} catch (error) {
-		item.json.download_error = (error as Error).message;
-	}
+	if (!field) return;
+	await attachDownload.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property);
+	if (item.json.download_error === 'No file link to download') item.json.download_error = `The delivery has no ${field}`;
 }

@@ -9,6 +9,10 @@ export const credentialFor = (sim) => ({
 	data: { environment: 'custom', baseUrl: sim.url, apiKey: sim.apiKey, webhookSecret: sim.webhookSecret, previousWebhookSecret: '' },
 });
 const credentials = { virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' } };
+/** The poll workflows read only; their own read-only key tells their requests apart in the simulator's log. */
+export const READ_ONLY_CREDENTIAL_ID = 'VmbSimulatorRead';
+export const readOnlyCredentialFor = (sim) => ({ ...credentialFor(sim), id: READ_ONLY_CREDENTIAL_ID, name: 'Virtual Mailbox (simulator, read-only)', data: { ...credentialFor(sim).data, apiKey: sim.readOnlyKey } });
+const readOnly = { virtualMailboxApi: { id: READ_ONLY_CREDENTIAL_ID, name: 'Virtual Mailbox (simulator, read-only)' } };
 const uuid = (name) => {
 	const h = crypto.createHash('sha256').update(name).digest('hex');
 	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
@@ -80,4 +84,44 @@ export function triggerWorkflow({ id, name, options = {}, events = ['new-mail', 
 		},
 		path: `${webhookId}/webhook`,
 	};
+}
+
+// n8n refuses polling intervals under a minute.
+const POLL_EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
+
+/** Poll trigger (new mail) alone, and poll trigger (scan completed) → Download of the scan file. */
+export function pollWorkflows() {
+	const newMail = {
+		id: 'VmbPollNewMail01',
+		name: 'E2E: poll new mail',
+		active: true,
+		nodes: [
+			{
+				id: uuid('poll new mail'), name: 'Poll new mail', type: 'n8n-nodes-virtual-mailbox.virtualMailboxPollTrigger', typeVersion: 1, position: [0, 0],
+				parameters: { pollTimes: POLL_EVERY_MINUTE, event: 'new-mail', filters: { mailType: ['package'] }, options: {} }, credentials: readOnly,
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+	const scans = {
+		id: 'VmbPollScans0001',
+		name: 'E2E: scan completed → download file',
+		active: true,
+		nodes: [
+			{
+				id: uuid('poll scans'), name: 'Scan completed', type: 'n8n-nodes-virtual-mailbox.virtualMailboxPollTrigger', typeVersion: 1, position: [0, 0],
+				parameters: { pollTimes: POLL_EVERY_MINUTE, event: 'scan-completed', options: {} }, credentials: readOnly,
+			},
+			{
+				id: uuid('download scan'), name: 'Download scan', type: 'n8n-nodes-virtual-mailbox.virtualMailbox', typeVersion: 1, position: [300, 0],
+				parameters: { resource: 'scan', operation: 'download', scanId: '={{ $json.id }}', binaryPropertyName: 'data' }, credentials: readOnly,
+			},
+		],
+		connections: { 'Scan completed': { main: [[{ node: 'Download scan', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+	return [newMail, scans];
 }

@@ -514,6 +514,9 @@ export async function startSimulator({
 			}
 			const record = { method: req.method, path: url.pathname, query: Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k)])), body: raw.length ? raw.toString('utf8') : undefined, at: Date.now() };
 			requests.push(record);
+			const auth = req.headers.authorization ?? '';
+			const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+			record.key = key === apiKey ? 'full' : key === readOnlyKey ? 'read-only' : 'invalid';
 			const fault = faults.find((f) => f.count > 0 && url.pathname.includes(f.path) && (!f.method || f.method === req.method));
 			if (fault) {
 				fault.count--;
@@ -527,8 +530,6 @@ export async function startSimulator({
 					return problem(res, error);
 				}
 			}
-			const auth = req.headers.authorization ?? '';
-			const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
 			if (key !== apiKey && key !== readOnlyKey) throw fail(401, key ? 'The API key is invalid' : 'Missing bearer API key');
 			const entry = routes.find((r) => r.method === req.method && r.regex.test(url.pathname));
 			if (!entry) {

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestMethods,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	INodeExecutionData,
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
@@ -187,4 +188,27 @@ export function fileNameOf(disposition: string, path: string, fallback: string):
 function emptyToUndefined(body: unknown): unknown {
 	if (body === '' || body === null) return undefined;
 	return body;
+}
+
+/**
+ * Download `url` into `item.binary[property]`; a failure is written into the item as
+ * `download_error` instead of losing the item (triggers must not drop events).
+ */
+export async function attachDownload(
+	this: IWebhookFunctions | IPollFunctions | IExecuteFunctions,
+	item: INodeExecutionData,
+	url: unknown,
+	fallbackName: string,
+	property: string,
+): Promise<void> {
+	if (typeof url !== 'string' || url === '') {
+		item.json.download_error = 'No file link to download';
+		return;
+	}
+	try {
+		const file = await downloadFile.call(this, url, fallbackName);
+		item.binary = { ...(item.binary ?? {}), [property]: await this.helpers.prepareBinaryData(file.data, file.fileName, file.contentType) };
+	} catch (error) {
+		item.json.download_error = (error as Error).message;
+	}
 }

@@ -3,11 +3,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { mailQuery } from '../VirtualMailbox/actions/mail/getAll.operation';
 import { MAIL_STATUSES, MAIL_TYPES, PAGE_SIZE_MAX, SCAN_STATUSES } from '../shared/constants';
+import { optionsOf } from '../shared/params';
 import { apiRequest, attachDownload, type Page, type Query, segment } from '../shared/transport';
 import { departed, MAX_PENDING, type PollState, remember, takeNew } from './polling';
 
 type PollEvent = 'new-mail' | 'scan-completed' | 'open-completed';
-const label = (value: string) => value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 export class VirtualMailboxPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -43,10 +43,10 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				default: {},
 				displayOptions: { show: { event: ['new-mail'] } },
 				options: [
-					{ displayName: 'Mail Type', name: 'mailType', type: 'multiOptions', default: [], options: MAIL_TYPES.map((value) => ({ name: label(value), value })) },
-					{ displayName: 'Scan Status', name: 'scanStatus', type: 'multiOptions', default: [], options: SCAN_STATUSES.map((value) => ({ name: label(value), value })) },
+					{ displayName: 'Mail Type', name: 'mailType', type: 'multiOptions', default: [], options: optionsOf(MAIL_TYPES) },
+					{ displayName: 'Scan Status', name: 'scanStatus', type: 'multiOptions', default: [], options: optionsOf(SCAN_STATUSES) },
 					{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Only mail matching this text, such as a sender name' },
-					{ displayName: 'Status', name: 'status', type: 'multiOptions', default: [], options: MAIL_STATUSES.map((value) => ({ name: label(value), value })) },
+					{ displayName: 'Status', name: 'status', type: 'multiOptions', default: [], options: optionsOf(MAIL_STATUSES) },
 				],
 			},
 			{

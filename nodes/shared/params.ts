@@ -3,6 +3,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 export type IdKind = 'numeric' | 'text';
 
+/** Options from API values: `large_letter` → "Large letter". */
+export function optionsOf(values: readonly string[]): Array<{ name: string; value: string }> {
+	return values.map((value) => ({ name: value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()), value }));
+}
+
 /**
  * Read an id parameter that may be a resource locator ({ mode, value }) or, in older or
  * hand-written workflows, a plain string; check it before any request is made.

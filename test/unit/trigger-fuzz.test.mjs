@@ -2,18 +2,9 @@ import crypto from 'node:crypto';
 import { expect, test } from 'vitest';
 import { runWebhook } from '../harness/n8n.mjs';
 import { SECRET, payloads, sign } from '../support/webhooks.mjs';
+import { rng } from '../simulator/data.mjs';
 
-// Deterministic pseudo-random source so a failure can be replayed.
-function rng(seed) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+// Deterministic pseudo-random source (the simulator's) so a failure can be replayed.
 
 test('thousands of random deliveries: only correctly signed ones can start a workflow', async () => {
 	const random = rng(20261122);

@@ -3,10 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { MAIL_STATUSES, MAIL_TYPES, SCAN_STATUSES } from '../../../shared/constants';
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
-import { folderLocator, readReturnAll, returnAllAndLimit } from '../../../shared/params';
+import { folderLocator, optionsOf, readReturnAll, returnAllAndLimit } from '../../../shared/params';
 import { listPaginated, type Query } from '../../../shared/transport';
-
-const label = (value: string) => value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit(),
@@ -46,7 +44,7 @@ const properties: INodeProperties[] = [
 				name: 'mailType',
 				type: 'multiOptions',
 				default: [],
-				options: MAIL_TYPES.map((value) => ({ name: label(value), value })),
+				options: optionsOf(MAIL_TYPES),
 			},
 			{
 				displayName: 'Scan Status',
@@ -54,7 +52,7 @@ const properties: INodeProperties[] = [
 				type: 'multiOptions',
 				default: [],
 				description: '"None" selects mail with no scan requested',
-				options: SCAN_STATUSES.map((value) => ({ name: label(value), value })),
+				options: optionsOf(SCAN_STATUSES),
 			},
 			{
 				displayName: 'Search',
@@ -78,7 +76,7 @@ const properties: INodeProperties[] = [
 				name: 'status',
 				type: 'multiOptions',
 				default: [],
-				options: MAIL_STATUSES.map((value) => ({ name: label(value), value })),
+				options: optionsOf(MAIL_STATUSES),
 			},
 		],
 	},

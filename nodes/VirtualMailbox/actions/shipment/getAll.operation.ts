@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readReturnAll, returnAllAndLimit } from '../../../shared/params';
+import { optionsOf, readReturnAll, returnAllAndLimit } from '../../../shared/params';
 import { listPaginated } from '../../../shared/transport';
 
 const TYPES = ['shipment', 'return_to_sender', 'check_deposit', 'pickup'];
 const STATUSES = ['shipped', 'in_progress', 'payment_failed', 'rejected'];
-const label = (value: string) => value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['shipment'], operation: ['getAll'] } }, [
 	...returnAllAndLimit(),
@@ -17,8 +16,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{ displayName: 'Status', name: 'status', type: 'multiOptions', default: [], options: STATUSES.map((value) => ({ name: label(value), value })) },
-			{ displayName: 'Type', name: 'type', type: 'multiOptions', default: [], options: TYPES.map((value) => ({ name: label(value), value })) },
+			{ displayName: 'Status', name: 'status', type: 'multiOptions', default: [], options: optionsOf(STATUSES) },
+			{ displayName: 'Type', name: 'type', type: 'multiOptions', default: [], options: optionsOf(TYPES) },
 		],
 	},
 ]);

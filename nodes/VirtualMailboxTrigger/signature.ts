@@ -9,19 +9,33 @@ export type Verification =
 const SIGNATURE_SUFFIX = '-webhook-signature';
 const TIMESTAMP_SUFFIX = '-webhook-timestamp';
 
+type Found = { value?: string; error?: string };
+
 /**
- * The one header whose name ends with `suffix` (the service name before it is not fixed: USGM
- * in production). Missing, several such headers, or a repeated one (an array, or values Node
- * joined with ", ") make the delivery unverifiable.
+ * The signature and timestamp headers: names ending with `-webhook-signature` and
+ * `-webhook-timestamp` (the service name before them is not fixed: USGM in production), found in
+ * one pass. Missing, several such headers, or a repeated one (an array, or values Node joined
+ * with ", ") make the delivery unverifiable.
  */
-function single(headers: HeaderMap, suffix: string): string | { error: string } {
-	const names = Object.keys(headers).filter((name) => name.toLowerCase().endsWith(suffix));
-	if (names.length === 0) return { error: `missing *${suffix} header` };
-	if (names.length > 1) return { error: `more than one *${suffix} header` };
-	const value = headers[names[0]];
-	if (Array.isArray(value)) return value.length === 1 ? value[0] : { error: `repeated ${names[0]} header` };
-	if (typeof value !== 'string' || value.includes(',')) return { error: `repeated or empty ${names[0]} header` };
-	return value.trim();
+function findHeaders(headers: HeaderMap): { signature: Found; timestamp: Found } {
+	const signature: Found = {};
+	const timestamp: Found = {};
+	for (const name in headers) {
+		const lower = name.toLowerCase();
+		const slot = lower.endsWith(SIGNATURE_SUFFIX) ? signature : lower.endsWith(TIMESTAMP_SUFFIX) ? timestamp : undefined;
+		if (!slot) continue;
+		if (slot.value !== undefined || slot.error !== undefined) {
+			slot.error = `more than one *${slot === signature ? SIGNATURE_SUFFIX : TIMESTAMP_SUFFIX} header`;
+			continue;
+		}
+		let value = headers[name];
+		if (Array.isArray(value)) value = value.length === 1 ? value[0] : undefined;
+		if (typeof value !== 'string' || value.includes(',')) slot.error = `repeated or empty ${name} header`;
+		else slot.value = value.trim();
+	}
+	if (signature.value === undefined && signature.error === undefined) signature.error = `missing *${SIGNATURE_SUFFIX} header`;
+	if (timestamp.value === undefined && timestamp.error === undefined) timestamp.error = `missing *${TIMESTAMP_SUFFIX} header`;
+	return { signature, timestamp };
 }
 
 /**
@@ -37,25 +51,29 @@ export function verifySignature(
 	toleranceMs: number,
 ): Verification {
 	try {
-		const usable = secrets.filter((secret) => typeof secret === 'string' && secret.length > 0);
-		if (usable.length === 0) return { ok: false, reason: 'no webhook secret configured' };
+		if (!secrets.some((secret) => typeof secret === 'string' && secret.length > 0)) return { ok: false, reason: 'no webhook secret configured' };
 		if (!Buffer.isBuffer(rawBody)) return { ok: false, reason: 'raw body unavailable' };
-		const signature = single(headers, SIGNATURE_SUFFIX);
-		if (typeof signature !== 'string') return { ok: false, reason: signature.error };
-		const stamp = single(headers, TIMESTAMP_SUFFIX);
-		if (typeof stamp !== 'string') return { ok: false, reason: stamp.error };
+		const found = findHeaders(headers);
+		if (found.signature.error !== undefined) return { ok: false, reason: found.signature.error };
+		if (found.timestamp.error !== undefined) return { ok: false, reason: found.timestamp.error };
+		const signature = found.signature.value as string;
+		const stamp = found.timestamp.value as string;
 		if (!/^\d{1,16}$/.test(stamp)) return { ok: false, reason: 'timestamp is not a number of milliseconds' };
 		const timestamp = Number(stamp);
 		if (Math.abs(now - timestamp) > toleranceMs) return { ok: false, reason: 'timestamp outside the tolerance window' };
-		if (!/^[0-9a-fA-F]{64}$/.test(signature)) return { ok: false, reason: 'signature is not 64 hex characters' };
-		const given = Buffer.from(signature, 'hex');
-		const signed = Buffer.concat([Buffer.from(`${stamp}.`, 'utf8'), rawBody]);
+		// Hex decoding stops at the first non-hex character, so 32 bytes from 64 characters means all hex.
+		const given = signature.length === 64 ? Buffer.from(signature, 'hex') : undefined;
+		if (!given || given.length !== 32) return { ok: false, reason: 'signature is not 64 hex characters' };
+		const prefix = `${stamp}.`;
 		let match = -1;
-		// Check every secret (no early exit) so timing does not reveal which one matched.
-		usable.forEach((secret, index) => {
-			const expected = createHmac('sha256', secret).update(signed).digest();
+		// Check every secret (no early exit) so timing does not reveal which one matched. The HMAC
+		// is fed the prefix and the raw bytes in turn: no copy of the body.
+		for (let index = 0; index < secrets.length; index++) {
+			const secret = secrets[index];
+			if (typeof secret !== 'string' || secret.length === 0) continue;
+			const expected = createHmac('sha256', secret).update(prefix).update(rawBody).digest();
 			if (timingSafeEqual(expected, given) && match === -1) match = index;
-		});
+		}
 		return match === -1 ? { ok: false, reason: 'signature does not match' } : { ok: true, timestamp, secretIndex: match };
 	} catch {
 		return { ok: false, reason: 'signature could not be checked' };

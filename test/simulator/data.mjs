@@ -26,7 +26,8 @@ export const SENDERS = [
 ];
 const TYPE_WEIGHTS = [['letter', 60], ['large_letter', 10], ['magazine', 8], ['package', 10], ['softpak', 4], ['catalog', 5], ['distribution', 1], ['fulfillment', 1], ['inventory', 1]];
 const STATUS_WEIGHTS = [['inbox', 55], ['archived', 35], ['quarantine', 3], ['discard_request', 7]];
-const SCAN_WEIGHTS = [['COMPLETED', 70], ['IN_PROCESS', 15], ['CANCELLED', 5], ['REJECTED', 3], ['DELETED', 5], ['RESTORING', 2]];
+const SCAN_WEIGHTS = [['COMPLETED', 85], ['CANCELLED', 5], ['REJECTED', 3], ['DELETED', 7]];
+const SCAN_WEIGHTS_RECENT = [['IN_PROCESS', 55], ['RESTORING', 5], ['COMPLETED', 40]];
 export const TYPE_LABELS = {
 	letter: 'Letter', large_letter: 'Large letter', magazine: 'Magazine', package: 'Package', softpak: 'Softpak',
 	catalog: 'Catalog', distribution: 'Distribution', fulfillment: 'Fulfillment', inventory: 'Inventory',
@@ -84,8 +85,10 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 			has_storage_charges: random() < 0.1,
 			previous_status: mail_status === 'discard_request' || mail_status === 'archived' ? 'inbox' : null,
 		};
-		if (random() < 0.3) {
-			const status = weighted(random, SCAN_WEIGHTS);
+		// Scans finish within a day (provider facts): only the newest mail still has scans in process.
+		const recent = n >= count - 30;
+		if (random() < (recent ? 0.6 : 0.3)) {
+			const status = weighted(random, recent ? SCAN_WEIGHTS_RECENT : SCAN_WEIGHTS);
 			const type = mail_type === 'package' && random() < 0.5 ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
 			const created = arrival + 3_600_000;
 			const scan = {

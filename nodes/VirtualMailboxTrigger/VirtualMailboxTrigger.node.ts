@@ -215,7 +215,7 @@ export class VirtualMailboxTrigger implements INodeType {
 		}
 		const outcome = judge(
 			stateOf(this.getWorkflowStaticData('node')),
-			{ ...identity, signedAt: verdict.timestamp },
+			{ ...identity, signedAt: verdict.timestamp, trackOrder: event !== 'new-mail' },
 			now,
 			{ windowMs: (options.duplicateWindowMinutes ?? 1440) * 60_000, dropStale: options.dropStale ?? true },
 			`${this.getWorkflow().id ?? ''}/${this.getNode().name}`,

@@ -8,7 +8,8 @@ export interface DeliveryState extends IDataObject {
 	latest: Record<string, { at: number; status: string }>;
 }
 
-export const MAX_ENTRIES = 2_000;
+/** n8n rewrites the whole static data after every delivery: keep it small. */
+export const MAX_ENTRIES = 1_000;
 
 export type Verdict = 'new' | 'duplicate' | 'stale';
 
@@ -38,7 +39,7 @@ export function stateOf(staticData: IDataObject): DeliveryState {
  */
 export function judge(
 	state: DeliveryState,
-	delivery: { resource: string; status: string; signedAt: number },
+	delivery: { resource: string; status: string; signedAt: number; trackOrder?: boolean },
 	now: number,
 	options: { windowMs: number; dropStale: boolean },
 	scope = '',
@@ -48,9 +49,14 @@ export function judge(
 	if (options.windowMs > 0 && seenAt !== undefined && now - seenAt <= options.windowMs) return 'duplicate';
 	const latest = state.latest[delivery.resource];
 	if (options.dropStale && latest && delivery.signedAt < latest.at && latest.status !== delivery.status) return 'stale';
-	state.seen[key] = now;
-	if (options.windowMs > 0) remember(`${scope}|${key}`, now);
-	if (!latest || delivery.signedAt >= latest.at) state.latest[delivery.resource] = { at: delivery.signedAt, status: delivery.status };
+	// Record only what an enabled check will read: nothing for a window of 0, no order for new mail.
+	if (options.windowMs > 0) {
+		state.seen[key] = now;
+		remember(`${scope}|${key}`, now);
+	}
+	if (options.dropStale && delivery.trackOrder !== false && (!latest || delivery.signedAt >= latest.at)) {
+		state.latest[delivery.resource] = { at: delivery.signedAt, status: delivery.status };
+	}
 	prune(state, now, options.windowMs);
 	return 'new';
 }
@@ -67,10 +73,13 @@ function remember(key: string, now: number): void {
 	}
 }
 
+/** Expire and trim only once a record is a tenth over the cap, so the work is spread thin. */
 function prune(state: DeliveryState, now: number, windowMs: number): void {
-	for (const [key, at] of Object.entries(state.seen)) if (now - at > windowMs) delete state.seen[key];
-	trim(state.seen, (at) => at);
-	trim(state.latest, (entry) => entry.at);
+	if (Object.keys(state.seen).length > MAX_ENTRIES * 1.1) {
+		for (const [key, at] of Object.entries(state.seen)) if (now - at > windowMs) delete state.seen[key];
+		trim(state.seen, (at) => at);
+	}
+	if (Object.keys(state.latest).length > MAX_ENTRIES * 1.1) trim(state.latest, (entry) => entry.at);
 }
 
 /** Keep the newest MAX_ENTRIES entries. */

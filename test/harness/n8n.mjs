@@ -183,9 +183,9 @@ function buildWorkflow(loader, { parameters, type = TYPES.action, credentials, i
  * Run the action node once over `items` (default: one empty item) through WorkflowExecute.
  * Returns { items, error } where items are the node's output items.
  */
-export async function runNode({ parameters, items = [{}], credentials = DEFAULT_CREDENTIALS, continueOnFail = false }) {
+export async function runNode({ parameters, items = [{}], credentials = DEFAULT_CREDENTIALS, continueOnFail = false, type, extraTypes }) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials, items });
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials, items, type, extraTypes });
 	if (continueOnFail) node.onError = 'continueRegularOutput';
 	const execute = new core.WorkflowExecute(additionalData, 'manual');
 	let run;

@@ -44,8 +44,17 @@ export function baseUrlOf(credentials: VirtualMailboxCredentials): string {
 	return credentials.environment === 'sandbox' ? SERVERS.sandbox : SERVERS.production;
 }
 
+/** Per node run (the context object): a Return All of 100 pages reads the credential once, not 100 times. */
+const credentialsByContext = new WeakMap<object, Promise<VirtualMailboxCredentials>>();
+
 export async function getApiCredentials(this: ApiContext): Promise<VirtualMailboxCredentials> {
-	return (await this.getCredentials(CREDENTIAL_TYPE)) as VirtualMailboxCredentials;
+	let credentials = credentialsByContext.get(this);
+	if (!credentials) {
+		credentials = this.getCredentials(CREDENTIAL_TYPE) as Promise<VirtualMailboxCredentials>;
+		credentialsByContext.set(this, credentials);
+		credentials.catch(() => credentialsByContext.delete(this));
+	}
+	return await credentials;
 }
 
 /**

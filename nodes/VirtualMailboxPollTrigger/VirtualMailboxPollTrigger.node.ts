@@ -1,9 +1,8 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { mailQuery } from '../VirtualMailbox/actions/mail/getAll.operation';
-import { MAIL_STATUSES, MAIL_TYPES, PAGE_SIZE_MAX, SCAN_STATUSES } from '../shared/constants';
-import { optionsOf } from '../shared/params';
+import { MAIL_FILTERS, mailQuery } from '../VirtualMailbox/actions/mail/getAll.operation';
+import { PAGE_SIZE_MAX } from '../shared/constants';
 import { apiRequest, attachDownload, type Page, type Query, segment } from '../shared/transport';
 import { departed, MAX_PENDING, type PollState, remember, takeNew } from './polling';
 
@@ -42,12 +41,8 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				placeholder: 'Add Filter',
 				default: {},
 				displayOptions: { show: { event: ['new-mail'] } },
-				options: [
-					{ displayName: 'Mail Type', name: 'mailType', type: 'multiOptions', default: [], options: optionsOf(MAIL_TYPES) },
-					{ displayName: 'Scan Status', name: 'scanStatus', type: 'multiOptions', default: [], options: optionsOf(SCAN_STATUSES) },
-					{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Only mail matching this text, such as a sender name' },
-					{ displayName: 'Status', name: 'status', type: 'multiOptions', default: [], options: optionsOf(MAIL_STATUSES) },
-				],
+				// Newest-first order and the whole mailbox period are the trigger's own business.
+				options: MAIL_FILTERS.filter((filter) => ['mailType', 'scanStatus', 'search', 'status'].includes(filter.name)),
 			},
 			{
 				displayName: 'Options',

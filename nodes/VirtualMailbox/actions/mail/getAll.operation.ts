@@ -6,6 +6,73 @@ import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { folderLocator, optionsOf, readReturnAll, returnAllAndLimit } from '../../../shared/params';
 import { listPaginated, type Query } from '../../../shared/transport';
 
+/** The GET /v1/mails filters, shared with the poll trigger so both offer the same values. */
+export const MAIL_FILTERS: INodeProperties[] = [
+	{
+		displayName: 'Arrived',
+		name: 'arrived',
+		type: 'options',
+		default: 'week',
+		description: 'Only mail that arrived within this period',
+		options: [
+			{ name: 'Past Week', value: 'week' },
+			{ name: 'Past Month', value: 'month' },
+			{ name: 'Past Half Year', value: 'half_year' },
+			{ name: 'Past Year', value: 'year' },
+		],
+	},
+	{ ...folderLocator({ required: false, description: 'Only mail filed in this folder' }) },
+	{
+		displayName: 'Is Read',
+		name: 'isRead',
+		type: 'options',
+		default: 'false',
+		options: [
+			{ name: 'Read', value: 'true' },
+			{ name: 'Unread', value: 'false' },
+		],
+	},
+	{
+		displayName: 'Mail Type',
+		name: 'mailType',
+		type: 'multiOptions',
+		default: [],
+		options: optionsOf(MAIL_TYPES),
+	},
+	{
+		displayName: 'Scan Status',
+		name: 'scanStatus',
+		type: 'multiOptions',
+		default: [],
+		description: '"None" selects mail with no scan requested',
+		options: optionsOf(SCAN_STATUSES),
+	},
+	{
+		displayName: 'Search',
+		name: 'search',
+		type: 'string',
+		default: '',
+		description: 'Free text the service matches against the mail item, such as a sender name',
+	},
+	{
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'options',
+		default: 'newest',
+		options: [
+			{ name: 'Newest First', value: 'newest' },
+			{ name: 'Oldest First', value: 'oldest' },
+		],
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'multiOptions',
+		default: [],
+		options: optionsOf(MAIL_STATUSES),
+	},
+];
+
 const properties: INodeProperties[] = [
 	...returnAllAndLimit(),
 	{
@@ -14,71 +81,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		options: [
-			{
-				displayName: 'Arrived',
-				name: 'arrived',
-				type: 'options',
-				default: 'week',
-				description: 'Only mail that arrived within this period',
-				options: [
-					{ name: 'Past Week', value: 'week' },
-					{ name: 'Past Month', value: 'month' },
-					{ name: 'Past Half Year', value: 'half_year' },
-					{ name: 'Past Year', value: 'year' },
-				],
-			},
-			{ ...folderLocator({ required: false, description: 'Only mail filed in this folder' }) },
-			{
-				displayName: 'Is Read',
-				name: 'isRead',
-				type: 'options',
-				default: 'false',
-				options: [
-					{ name: 'Read', value: 'true' },
-					{ name: 'Unread', value: 'false' },
-				],
-			},
-			{
-				displayName: 'Mail Type',
-				name: 'mailType',
-				type: 'multiOptions',
-				default: [],
-				options: optionsOf(MAIL_TYPES),
-			},
-			{
-				displayName: 'Scan Status',
-				name: 'scanStatus',
-				type: 'multiOptions',
-				default: [],
-				description: '"None" selects mail with no scan requested',
-				options: optionsOf(SCAN_STATUSES),
-			},
-			{
-				displayName: 'Search',
-				name: 'search',
-				type: 'string',
-				default: '',
-				description: 'Free text the service matches against the mail item, such as a sender name',
-			},
-			{
-				displayName: 'Sort',
-				name: 'sort',
-				type: 'options',
-				default: 'newest',
-				options: [
-					{ name: 'Newest First', value: 'newest' },
-					{ name: 'Oldest First', value: 'oldest' },
-				],
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'multiOptions',
-				default: [],
-				options: optionsOf(MAIL_STATUSES),
-			},
-		],
+		options: MAIL_FILTERS,
 	},
 ];
 

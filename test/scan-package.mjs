@@ -1,0 +1,35 @@
+// The community-package scanner's own rules (@n8n/scan-community-package), run locally on the
+// source and on the packed tarball, as the scanner does after publishing: no published version,
+// no provenance, no network. Part of `npm run lint`.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-scan-'));
+try {
+	const [pack] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString());
+	execFileSync('tar', ['xzf', path.join(work, pack.filename), '-C', work]);
+	const unpacked = path.join(work, 'package');
+	const shipped = pack.files.map((f) => f.path);
+	const stray = shipped.filter((f) => !/^(dist\/.*\.(js|json|svg)|package\.json|index\.js|README\.md|LICENSE)$/.test(f));
+	const results = [
+		['source', await analyzePackage(ROOT, SOURCE_FILE_PATTERNS)],
+		[`tarball ${pack.filename} (${shipped.length} files, ${(pack.size / 1024).toFixed(1)} KB)`, await analyzePackage(unpacked, ['**/*.js', 'package.json'])],
+	];
+	let failed = stray.length > 0;
+	if (stray.length) console.log(`✗ tarball ships files n8n does not load: ${stray.join(', ')}`);
+	for (const [what, result] of results) {
+		console.log(`${result.passed ? '✓' : '✗'} scanner rules on the ${what}: ${result.passed ? 'clean' : result.message}`);
+		if (!result.passed) {
+			failed = true;
+			console.log(result.details);
+		}
+	}
+	process.exitCode = failed ? 1 : 0;
+} finally {
+	fs.rmSync(work, { recursive: true, force: true });
+}

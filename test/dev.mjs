@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { startSimulator } from './simulator/server.mjs';
 import { OWNER, startN8n } from './e2e/n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
-import { exampleWorkflows, examplesEnv } from './e2e/examples.mjs';
+import { exampleWorkflows, examplesEnv, triggeredExamples } from './e2e/examples.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOME = process.env.VMB_DEV_HOME ?? path.join(os.homedir(), '.cache', 'n8n-nodes-virtual-mailbox-dev');
@@ -52,12 +52,12 @@ try {
 		env: examplesEnv(scansDir),
 		credentials: firstRun ? [credentialFor(sim)] : [],
 		workflows: firstRun ? workflows.map((w) => w.workflow) : [],
-		waitForWebhooks: workflows.map((w) => w.path),
+		waitForWebhooks: triggeredExamples().map((w) => w.path),
 		log: process.env.VMB_DEV_VERBOSE ? say : () => {},
 	});
 	stoppers.push(() => n8n.stop());
 	fs.writeFileSync(path.join(userFolder, '.vmb-imported'), new Date().toISOString());
-	for (const { events, path: hookPath } of workflows) {
+	for (const { events, path: hookPath } of triggeredExamples()) {
 		for (const event of events) {
 			await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url: `${n8n.base}/webhook/${hookPath}` }) });
 		}

@@ -117,3 +117,36 @@ test('with the dark theme the editor switches to the dark icon', async () => {
 		expect(icon.width).toBeGreaterThan(0);
 	}
 }, 120_000);
+
+test('both icons read at 16 px and 64 px: visible shapes with contrast on their own background', async () => {
+	const svg = (name) => `data:image/svg+xml;base64,${fs.readFileSync(path.resolve(ARTIFACTS, '../../icons', name)).toString('base64')}`;
+	const icons = { light: { src: svg('virtualMailbox.svg'), background: '#ffffff' }, dark: { src: svg('virtualMailbox.dark.svg'), background: '#1f1f1f' } };
+	await page.setContent(
+		`<body style="margin:0;display:flex;gap:24px;padding:24px;background:#888">${Object.entries(icons)
+			.map(([theme, { src, background }]) => [16, 64].map((size) => `<div style="background:${background};padding:8px"><img id="${theme}-${size}" src="${src}" width="${size}" height="${size}"></div>`).join(''))
+			.join('')}</body>`,
+	);
+	await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth > 0));
+	await shot('icons-16-64');
+	const stats = await page.evaluate((backgrounds) => {
+		const out = {};
+		for (const img of document.images) {
+			const canvas = document.createElement('canvas');
+			canvas.width = canvas.height = img.width;
+			const ctx = canvas.getContext('2d');
+			ctx.fillStyle = backgrounds[img.id.split('-')[0]];
+			ctx.fillRect(0, 0, img.width, img.height);
+			ctx.drawImage(img, 0, 0, img.width, img.height);
+			const { data } = ctx.getImageData(0, 0, img.width, img.height);
+			const luminance = [];
+			for (let i = 0; i < data.length; i += 4) luminance.push(0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]);
+			const bg = luminance[0];
+			out[img.id] = { covered: luminance.filter((l) => Math.abs(l - bg) > 40).length / luminance.length, spread: Math.max(...luminance) - Math.min(...luminance) };
+		}
+		return out;
+	}, { light: icons.light.background, dark: icons.dark.background });
+	for (const [id, { covered, spread }] of Object.entries(stats)) {
+		expect(covered, `${id}: share of pixels that stand out from the background`).toBeGreaterThan(0.25);
+		expect(spread, `${id}: luminance range`).toBeGreaterThan(100);
+	}
+}, 60_000);

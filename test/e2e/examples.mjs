@@ -15,7 +15,12 @@ export function exampleWorkflows() {
 			const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger');
 			return { file, workflow, path: trigger ? `${trigger.webhookId}/webhook` : undefined, events: trigger?.parameters.events ?? [] };
 		})
-		.filter((w) => w.path);
+		;
+}
+
+/** The examples started by our webhook trigger (the others need a third-party service to run). */
+export function triggeredExamples() {
+	return exampleWorkflows().filter((w) => w.path);
 }
 
 /** What the examples need from n8n: where "save completed scans" may write, read through $env. */

@@ -7,7 +7,7 @@ import { startSimulator } from '../simulator/server.mjs';
 import * as S from '../support/schemas.mjs';
 import { freePort, restClient, startN8n, waitFor } from './n8n.mjs';
 import { credentialFor, operationsWorkflow, pollWorkflows, readOnlyCredentialFor, triggerWorkflow } from './workflows.mjs';
-import { exampleWorkflows, examplesEnv } from './examples.mjs';
+import { exampleWorkflows, examplesEnv, triggeredExamples } from './examples.mjs';
 
 const MAILS = 2_500;
 let sim;
@@ -16,7 +16,8 @@ let rest;
 let userFolder;
 let scansDir;
 let polledScan;
-const examples = exampleWorkflows();
+const allExamples = exampleWorkflows();
+const examples = triggeredExamples();
 const triggers = {
 	plain: triggerWorkflow({ id: 'VmbTriggerWf0001', name: 'E2E: trigger' }),
 	download: triggerWorkflow({ id: 'VmbTriggerWf0002', name: 'E2E: trigger with download', options: { downloadFile: true, onlyCompleted: true }, events: ['scan-update'] }),
@@ -33,7 +34,7 @@ beforeAll(async () => {
 		port: await freePort(),
 		env: examplesEnv(scansDir),
 		credentials: [credentialFor(sim), readOnlyCredentialFor(sim)],
-		workflows: [operations, triggers.plain.workflow, triggers.download.workflow, ...examples.map((e) => e.workflow), ...pollWorkflows()],
+		workflows: [operations, triggers.plain.workflow, triggers.download.workflow, ...allExamples.map((e) => e.workflow), ...pollWorkflows()],
 		waitForWebhooks: ['op/account-get', triggers.plain.path, triggers.download.path, ...examples.map((e) => e.path)],
 		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
 	});
@@ -234,6 +235,21 @@ describe('webhook trigger in real n8n', () => {
 });
 
 describe('the example workflows in real n8n (examples/*.json)', () => {
+	test('every example imports, and n8n knows each node type and version in it (the AI agent one included)', async () => {
+		const known = new Map();
+		for (const type of await rest.call('GET', '/types/nodes.json')) {
+			for (const version of [type.version].flat()) known.set(`${type.name}@${version}`, true);
+		}
+		expect(allExamples.length).toBeGreaterThanOrEqual(4);
+		for (const { workflow } of allExamples) {
+			const stored = (await rest.call('GET', `/rest/workflows/${workflow.id}`)).data;
+			expect(stored.nodes.map((n) => n.name).sort()).toEqual(workflow.nodes.map((n) => n.name).sort());
+			for (const node of workflow.nodes) expect(known.has(`${node.type}@${node.typeVersion}`), `${workflow.name}: ${node.type}@${node.typeVersion}`).toBe(true);
+		}
+		const agent = allExamples.find((e) => e.workflow.nodes.some((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTool'));
+		expect(agent).toBeDefined();
+	});
+
 	const executionsOf = async (workflowId) => rest.executions(workflowId);
 	beforeAll(async () => {
 		for (const example of examples) {

@@ -103,6 +103,16 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 	};
 	child.stdout.on('data', onData);
 	child.stderr.on('data', onData);
+	// n8n runs in its own process group (detached): if this process ends without stop(), take it along.
+	const killOnExit = () => {
+		try {
+			process.kill(-child.pid, 'SIGKILL');
+		} catch {
+			/* already gone */
+		}
+	};
+	process.once('exit', killOnExit);
+	child.once('exit', () => process.removeListener('exit', killOnExit));
 	const base = `http://127.0.0.1:${port}`;
 	const instance = {
 		base,

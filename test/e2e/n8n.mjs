@@ -30,7 +30,7 @@ export async function freePort() {
  * Prepare a user folder (package symlinked into .n8n/nodes/node_modules, credentials and workflows
  * imported) and start `n8n start`. Resolves once n8n answers and the listed webhooks are registered.
  */
-export async function startN8n({ userFolder, port, credentials = [], workflows = [], waitForWebhooks = [], dev = false, env: extraEnv = {}, log = () => {} }) {
+export async function startN8n({ userFolder, port, credentials = [], workflows = [], waitForWebhooks = [], dev = false, env: extraEnv = {}, nodeArgs = [], extraPackages = [], log = () => {} }) {
 	const runtime = ensureRuntime({ log });
 	const brokerPort = await freePort();
 	fs.mkdirSync(path.join(userFolder, 'tmp'), { recursive: true });
@@ -39,6 +39,12 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 	const link = path.join(modules, PACKAGE);
 	fs.rmSync(link, { force: true, recursive: true });
 	fs.symlinkSync(ROOT, link, 'dir');
+	// Other local packages to load beside ours (the benchmark's baseline trigger).
+	for (const dir of extraPackages) {
+		const name = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name;
+		fs.rmSync(path.join(modules, name), { force: true, recursive: true });
+		fs.symlinkSync(dir, path.join(modules, name), 'dir');
+	}
 	const bcrypt = runtimeRequire('bcryptjs');
 	const env = {
 		...process.env,
@@ -94,7 +100,8 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 		for (const workflow of workflows.filter((w) => w.active)) await cli(['publish:workflow', `--id=${workflow.id}`]);
 	}
 	const output = [];
-	const child = spawn(runtime.node, [runtime.n8n, 'start'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	// nodeArgs: flags for n8n's own Node process, such as --cpu-prof when profiling.
+	const child = spawn(runtime.node, [...nodeArgs, runtime.n8n, 'start'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	const onData = (chunk) => {
 		const text = chunk.toString();
 		output.push(text);

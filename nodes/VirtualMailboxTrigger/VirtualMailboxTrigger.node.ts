@@ -251,6 +251,5 @@ async function addDetails(this: IWebhookFunctions, event: EventName, body: IData
 async function addFile(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, property: string): Promise<void> {
 	const field = FILE_FIELD[event];
 	if (!field) return;
-	await attachDownload.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property);
-	if (item.json.download_error === 'No file link to download') item.json.download_error = `The delivery has no ${field}`;
+	await attachDownload.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property, `The delivery has no ${field}`);
 }

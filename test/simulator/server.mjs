@@ -3,7 +3,7 @@
 // that tests and `npm run dev` use to add mail, move scans along and inject faults.
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { ApiError, DEPTH_LIMIT, paginate, validationError } from './paging.mjs';
+import { ApiError, paginate } from './paging.mjs';
 import { queryMails } from './mail-query.mjs';
 import { randomToken, seed, TYPE_LABELS, uuidFrom } from './data.mjs';
 
@@ -562,7 +562,6 @@ export async function startSimulator({
 		requests,
 		deliveries,
 		reset,
-		depthLimit: DEPTH_LIMIT,
 		close: () =>
 			new Promise((resolve) => {
 				server.closeAllConnections?.();

@@ -209,9 +209,10 @@ export async function attachDownload(
 	url: unknown,
 	fallbackName: string,
 	property: string,
+	missing = 'No file link to download',
 ): Promise<void> {
 	if (typeof url !== 'string' || url === '') {
-		item.json.download_error = 'No file link to download';
+		item.json.download_error = missing;
 		return;
 	}
 	try {

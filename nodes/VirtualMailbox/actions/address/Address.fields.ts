@@ -20,3 +20,17 @@ export const addressIdField: INodeProperties = {
 	default: '',
 	description: 'UUID of the address (from Get Many or Create)',
 };
+
+/** Every address field: node parameter, API field, label, and whether Create requires it. */
+export const ADDRESS_FIELDS: ReadonlyArray<{ param: string; field: string; label: string; required: boolean }> = [
+	{ param: 'name', field: 'name', label: 'Name', required: true },
+	{ param: 'line1', field: 'line1', label: 'Address Line 1', required: true },
+	{ param: 'line2', field: 'line2', label: 'Address Line 2', required: false },
+	{ param: 'line3', field: 'line3', label: 'Address Line 3', required: false },
+	{ param: 'city', field: 'city', label: 'City', required: true },
+	{ param: 'state', field: 'state', label: 'State', required: true },
+	{ param: 'postalCode', field: 'postal_code', label: 'Postal Code', required: true },
+	{ param: 'country', field: 'country', label: 'Country', required: true },
+	{ param: 'phoneNumber', field: 'phone_number', label: 'Phone Number', required: true },
+	{ param: 'taxId', field: 'tax_id', label: 'Tax ID', required: false },
+];

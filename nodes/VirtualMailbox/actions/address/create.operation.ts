@@ -4,18 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { ADDRESS_TYPES } from '../../../shared/constants';
 import { checkOneOf, requireText } from '../../../shared/params';
 import { apiRequest } from '../../../shared/transport';
-import { addressTypeField } from './Address.fields';
-
-/** Required body fields: node parameter → API field. */
-const REQUIRED: Array<[string, string, string]> = [
-	['name', 'name', 'Name'],
-	['line1', 'line1', 'Address Line 1'],
-	['city', 'city', 'City'],
-	['state', 'state', 'State'],
-	['postalCode', 'postal_code', 'Postal Code'],
-	['country', 'country', 'Country'],
-	['phoneNumber', 'phone_number', 'Phone Number'],
-];
+import { ADDRESS_FIELDS, addressTypeField } from './Address.fields';
 
 const text = (name: string, displayName: string, description?: string): INodeProperties => ({
 	displayName,
@@ -51,10 +40,10 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const body: IDataObject = { type: checkOneOf.call(this, this.getNodeParameter('type', i), ADDRESS_TYPES, 'Type', i) };
-	for (const [param, field, label] of REQUIRED) body[field] = requireText.call(this, param, i, label);
 	const extra = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-	if (extra.line2) body.line2 = String(extra.line2);
-	if (extra.line3) body.line3 = String(extra.line3);
-	if (extra.taxId) body.tax_id = String(extra.taxId);
+	for (const { param, field, label, required } of ADDRESS_FIELDS) {
+		if (required) body[field] = requireText.call(this, param, i, label);
+		else if (extra[param]) body[field] = String(extra[param]);
+	}
 	return await apiRequest.call(this, 'POST', '/v1/addresses', { body, itemIndex: i });
 }

@@ -6,7 +6,7 @@ class BenchFloorTrigger {
 			displayName: 'Bench Floor Trigger',
 			name: 'benchFloorTrigger',
 			group: ['trigger'],
-			version: 1,
+			version: 2, // not 1: n8n evaluates an expression per request for webhook nodes at version 1
 			description: 'Benchmark baseline',
 			defaults: { name: 'Bench Floor Trigger' },
 			inputs: [],

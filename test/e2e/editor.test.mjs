@@ -17,7 +17,7 @@ const WORKFLOW = {
 	name: 'Editor check',
 	active: false,
 	nodes: [
-		{ id: 'e1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 1, position: [0, 0], webhookId: '0e1d0000-0000-4000-8000-000000000001', parameters: { events: ['new-mail'], options: {} }, credentials },
+		{ id: 'e1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 1.1, position: [0, 0], webhookId: '0e1d0000-0000-4000-8000-000000000001', parameters: { events: ['new-mail'], options: {} }, credentials },
 		{ id: 'e2', name: 'Virtual Mailbox Poll Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxPollTrigger', typeVersion: 1, position: [0, 300], parameters: { event: 'new-mail', filters: {}, options: {} }, credentials },
 		{ id: 'e3', name: 'Virtual Mailbox', type: 'n8n-nodes-virtual-mailbox.virtualMailbox', typeVersion: 1, position: [400, 0], parameters: { resource: 'folder', operation: 'update', folderId: { __rl: true, mode: 'list', value: '' } }, credentials },
 	],

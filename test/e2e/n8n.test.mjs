@@ -1,4 +1,5 @@
 // End-to-end: the built package inside real n8n 2.41.1 against the local simulator.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +21,8 @@ const allExamples = exampleWorkflows();
 const examples = triggeredExamples();
 const triggers = {
 	plain: triggerWorkflow({ id: 'VmbTriggerWf0001', name: 'E2E: trigger' }),
-	download: triggerWorkflow({ id: 'VmbTriggerWf0002', name: 'E2E: trigger with download', options: { downloadFile: true, onlyCompleted: true }, events: ['scan-update'] }),
+	// Saved at version 1, as workflows made before 1.1 are: they keep working.
+	download: triggerWorkflow({ id: 'VmbTriggerWf0002', name: 'E2E: trigger with download', options: { downloadFile: true, onlyCompleted: true }, events: ['scan-update'], typeVersion: 1 }),
 };
 
 beforeAll(async () => {
@@ -215,6 +217,22 @@ describe('webhook trigger in real n8n', () => {
 			events.push(detail.data.resultData.runData['Virtual Mailbox Trigger'][0].data.main[0][0].json.event);
 		}
 		expect(events.sort()).toEqual(['new-mail', 'open-update', 'scan-update', 'shipment-update']);
+	});
+
+	test('from version 1.1 n8n leaves the body unparsed for a Content-Type it does not know: the node still verifies and starts the workflow', async () => {
+		const url = `${n8n.base}/webhook/${triggers.plain.path}`;
+		const before = await executionsOf('VmbTriggerWf0001');
+		const raw = Buffer.from(JSON.stringify({ id: 990001, mail_type: 'LETTER', mail_status: 'INBOX', weight: '0.10', measurement: { width: '9.50', height: '4.10', length: '0.20' }, recipient_name: 'Ada Lovelace', sender_name: 'Octet Stream Ltd', image_url: `${sim.url}/files/envelopes/990001.jpg`, message: 'New letter from Octet Stream Ltd' }));
+		const ts = String(Date.now());
+		const signature = crypto.createHmac('sha256', sim.webhookSecret).update(`${ts}.`).update(raw).digest('hex');
+		const headers = { 'content-type': 'application/octet-stream', 'usgm-webhook-timestamp': ts, 'usgm-webhook-signature': signature };
+		const response = await fetch(url, { method: 'POST', headers, body: raw });
+		expect(response.status).toBe(200);
+		await waitFor(async () => (await executionsOf('VmbTriggerWf0001')) === before + 1, 30_000);
+		const forged = await fetch(url, { method: 'POST', headers: { ...headers, 'usgm-webhook-signature': '0'.repeat(64) }, body: raw });
+		expect(forged.status).toBe(401);
+		await settle();
+		expect(await executionsOf('VmbTriggerWf0001')).toBe(before + 1);
 	});
 
 	test('a completed scan arrives with its PDF attached as binary data', async () => {

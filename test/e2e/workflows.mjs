@@ -65,7 +65,7 @@ export function operationsWorkflow() {
 	return { id: 'VmbOperationsWf1', name: 'E2E: every operation', active: true, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
 }
 
-export function triggerWorkflow({ id, name, options = {}, events = ['new-mail', 'scan-update', 'open-update', 'shipment-update'] }) {
+export function triggerWorkflow({ id, name, options = {}, events = ['new-mail', 'scan-update', 'open-update', 'shipment-update'], typeVersion = 1.1 }) {
 	const webhookId = uuid(`trigger ${id}`);
 	return {
 		workflow: {
@@ -74,7 +74,7 @@ export function triggerWorkflow({ id, name, options = {}, events = ['new-mail', 
 			active: true,
 			nodes: [
 				{
-					id: uuid(`node ${id}`), name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 1, position: [0, 0],
+					id: uuid(`node ${id}`), name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion, position: [0, 0],
 					webhookId, parameters: { events, options }, credentials,
 				},
 			],

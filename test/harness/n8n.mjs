@@ -77,6 +77,8 @@ class CredentialsHelper extends ICredentialsHelper {
 		super();
 		this.loader = loader;
 		this.credentials = credentials;
+		/** How often n8n loaded (in real n8n: queried and decrypted) a credential. */
+		this.loads = 0;
 	}
 	getParentTypes() {
 		return [];
@@ -110,6 +112,7 @@ class CredentialsHelper extends ICredentialsHelper {
 	}
 	async getDecrypted(_additionalData, _nodeCredentials, type) {
 		if (!this.credentials[type]) throw new Error(`No test credentials of type ${type}`);
+		this.loads++;
 		return { ...this.credentials[type] };
 	}
 	async updateCredentials() {}
@@ -200,6 +203,7 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
 		items: task?.data?.main?.[0] ?? [],
 		error: task?.error ?? run.data.resultData.error,
 		run,
+		credentialLoads: additionalData.credentialsHelper.loads,
 	};
 }
 
@@ -214,13 +218,13 @@ export async function runWebhook({ parameters, request, credentials = DEFAULT_CR
 	context.getResponseObject = () => response;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const result = await nodeType.webhook.call(context);
-	return { result, response, staticData: workflow.staticData };
+	return { result, response, staticData: workflow.staticData, credentialLoads: additionalData.credentialsHelper.loads };
 }
 
 /** Lifecycle methods (checkExists, create, delete) through n8n's HookContext. */
-export async function runHook({ parameters, method, credentials = DEFAULT_CREDENTIALS, staticData = {} }) {
+export async function runHook({ parameters, method, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId }) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData });
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData, workflowId });
 	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
 	const context = new core.HookContext(workflow, node, additionalData, 'trigger', 'activate', webhookData);
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);

@@ -37,6 +37,18 @@ describe('cursor pagination', () => {
 		expect(new Set(ids(items)).size).toBe(10_000);
 	});
 
+	test('a Return All of many pages loads the credential once, and every page still carries the key', async () => {
+		const mails = F.bulkMail(250);
+		api.serveList('/v1/mails', (params) => queryMails(mails, params));
+		const { items, credentialLoads } = await runNode({ parameters: getAll() });
+		expect(items).toHaveLength(250);
+		expect(api.requests).toHaveLength(3);
+		// In n8n each load is a database query and a decryption; without handing n8n the credential
+		// already read, it would load it once more for every page.
+		expect(credentialLoads).toBe(1);
+		for (const request of api.requests) expect(request.headers.authorization).toBe('Bearer test_sk_0123456789abcdef');
+	});
+
 	test('Limit below a page asks for exactly that many in one request', async () => {
 		api.serveList('/v1/mails', (params) => queryMails(F.bulkMail(250), params));
 		const { items } = await runNode({ parameters: getAll({ returnAll: false, limit: 30 }) });

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import * as S from '../support/schemas.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
@@ -116,6 +116,52 @@ describe('rejected with 401 (or 400), no workflow data, never a throw', () => {
 		const req = request(body, { timestamp: Date.now() - 9 * 60_000 });
 		const run = await deliver(undefined, { req, parameters: params({ toleranceMinutes: 10 }) });
 		expect(started(run)).toHaveLength(1);
+	});
+});
+
+describe('the credential is kept for a minute, never past a change of secret that matters', () => {
+	const rotated = { ...DEFAULT_CREDENTIALS, webhookSecret: 'whsec_rotated_5555555555' };
+	const workflowId = () => `wf-keep-${Math.random().toString(36).slice(2)}`;
+	const mail = (id) => ({ ...payloads['new-mail'], id });
+	afterEach(() => vi.useRealTimers());
+
+	test('a burst of deliveries reads the credential once (in n8n: a query, a decryption and an isolate each)', async () => {
+		const id = workflowId();
+		const loads = [];
+		for (let n = 0; n < 5; n++) {
+			const run = await deliver(mail(5000 + n), { workflowId: id });
+			expect(started(run)).toHaveLength(1);
+			loads.push(run.credentialLoads);
+		}
+		expect(loads).toEqual([1, 0, 0, 0, 0]);
+	});
+
+	test('a delivery signed with a new secret is accepted at once: a failed check reads the credential again', async () => {
+		const id = workflowId();
+		await deliver(mail(5100), { workflowId: id });
+		const run = await deliver(mail(5101), { workflowId: id, credentials: rotated, req: request(mail(5101), { secret: rotated.webhookSecret }) });
+		expect(started(run)).toHaveLength(1);
+		expect(run.credentialLoads).toBe(1);
+	});
+
+	test('a secret taken out of the credential is refused after a minute at most', async () => {
+		vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-22T08:00:00Z') });
+		const id = workflowId();
+		await deliver(mail(5200), { workflowId: id });
+		vi.setSystemTime(new Date('2026-11-22T08:01:01Z'));
+		const run = await deliver(mail(5201), { workflowId: id, credentials: rotated });
+		expect(run.response.statusCode).toBe(401);
+		expect(run.result.workflowData).toBeUndefined();
+	});
+
+	test('activating the workflow again starts from the stored credential', async () => {
+		const id = workflowId();
+		await deliver(mail(5300), { workflowId: id });
+		api.on('GET', '/v1/account', { body: F.account() });
+		expect(await runHook({ parameters: params(), method: 'create', credentials: rotated, workflowId: id })).toBe(true);
+		const run = await deliver(mail(5301), { workflowId: id, credentials: rotated });
+		expect(run.response.statusCode).toBe(401);
+		expect(run.credentialLoads).toBe(1);
 	});
 });
 

@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -47,6 +48,12 @@ export function baseUrlOf(credentials: VirtualMailboxCredentials): string {
 /** Per node run (the context object): a Return All of 100 pages reads the credential once, not 100 times. */
 const credentialsByContext = new WeakMap<object, Promise<VirtualMailboxCredentials>>();
 
+/** Set (or with `undefined`, drop) the credential this context's requests use. */
+export function rememberCredentials(ctx: ApiContext, credentials: VirtualMailboxCredentials | undefined): void {
+	if (credentials) credentialsByContext.set(ctx, Promise.resolve(credentials));
+	else credentialsByContext.delete(ctx);
+}
+
 export async function getApiCredentials(this: ApiContext): Promise<VirtualMailboxCredentials> {
 	let credentials = credentialsByContext.get(this);
 	if (!credentials) {
@@ -85,15 +92,17 @@ export async function apiRequest(
 		authHint: keyEnvironmentHint(credentials.environment, credentials.apiKey),
 	};
 
+	// The credential read above is handed to n8n, which would otherwise load (in n8n: query and
+	// decrypt) it again for every request: a Return All of 100 pages would do that 100 times.
+	const { id, name = '' } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
+	const credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials as ICredentialDataDecryptedObject };
 	const response = await sendWithRetries(this, method, context, async () =>
-		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-			method,
-			url,
-			body: options.body,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as IN8nHttpFullResponse,
+		(await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			{ method, url, body: options.body, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true },
+			{ credentialsDecrypted },
+		)) as IN8nHttpFullResponse,
 	);
 	return emptyToUndefined(response.body) as IDataObject;
 }

@@ -1,0 +1,28 @@
+// Figure 1's two contestants, shared by the timing (run.mjs) and the heap measurement (heap.mjs).
+import { DEFAULT_CREDENTIALS, runNode } from '../test/harness/n8n.mjs';
+
+export const API_KEY = 'test_sk_simulator_full_access';
+
+/** The baseline: the identical 100 requests with fetch, keeping every parsed item as the node must. */
+export async function bareLoop(url) {
+	let cursor;
+	let bytes = 0;
+	let requests = 0;
+	const kept = [];
+	do {
+		const response = await fetch(`${url}/v1/mails?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${API_KEY}` } });
+		const text = await response.text();
+		bytes += Buffer.byteLength(text);
+		requests++;
+		const page = JSON.parse(text);
+		for (const item of page.data) kept.push(item);
+		cursor = page.next_cursor;
+	} while (cursor);
+	return { items: kept, bytes, requests };
+}
+
+/** The action node's Mail → Get Many with Return All, run by n8n's own execution code. */
+export async function nodeReturnAll(url) {
+	const credentials = { ...DEFAULT_CREDENTIALS, baseUrl: url, apiKey: API_KEY };
+	return (await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: {} }, credentials })).items;
+}

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getId, type IdKind } from './params';
 import { apiRequest, segment } from './transport';
+import { forOperation } from './display';
 
 /**
  * An operation that sends one request about one object and outputs the answer: the shape of most
@@ -20,7 +20,7 @@ export function byIdOperation(spec: {
 	empty?: (id: string) => IDataObject;
 	output?: (body: IDataObject) => IDataObject;
 }) {
-	const description: INodeProperties[] = updateDisplayOptions({ show: { resource: [spec.resource], operation: [spec.operation] } }, [spec.field]);
+	const description: INodeProperties[] = forOperation(spec.resource, spec.operation, [spec.field]);
 	async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 		const id = getId.call(this, spec.field.name, i, spec.label, spec.kind);
 		const body = await apiRequest.call(this, spec.method, spec.path(segment(id)), { itemIndex: i });

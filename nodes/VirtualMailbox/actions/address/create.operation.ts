@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { ADDRESS_TYPES } from '../../../shared/constants';
 import { checkOneOf, requireText } from '../../../shared/params';
 import { apiRequest } from '../../../shared/transport';
 import { ADDRESS_FIELDS, addressTypeField } from './Address.fields';
+import { forOperation } from '../../../shared/display';
 
 const text = (name: string, displayName: string, description?: string): INodeProperties => ({
 	displayName,
@@ -15,7 +15,7 @@ const text = (name: string, displayName: string, description?: string): INodePro
 	...(description ? { description } : {}),
 });
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['address'], operation: ['create'] } }, [
+export const description: INodeProperties[] = forOperation('address', 'create', [
 	addressTypeField,
 	text('name', 'Name', 'Recipient name'),
 	text('line1', 'Address Line 1'),

@@ -1,14 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { ADDRESS_TYPES } from '../../../shared/constants';
 import { checkOneOf } from '../../../shared/params';
 import { apiRequest } from '../../../shared/transport';
 import { addressTypeField } from './Address.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['address'], operation: ['getDefault'] } },
-	[addressTypeField],
+export const description: INodeProperties[] = forOperation('address', 'getDefault', [addressTypeField],
 );
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {

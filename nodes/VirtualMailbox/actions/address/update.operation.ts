@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { getId } from '../../../shared/params';
 import { apiRequest, segment } from '../../../shared/transport';
 import { ADDRESS_FIELDS, addressIdField } from './Address.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['address'], operation: ['update'] } }, [
+export const description: INodeProperties[] = forOperation('address', 'update', [
 	addressIdField,
 	{
 		displayName: 'Update Fields',
@@ -13,8 +14,10 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
+		// Plain comparison of these ASCII labels: a first localeCompare loads ICU's collator, which
+		// took 12 ms of the package's cold load (bench figure 4).
 		options: [...ADDRESS_FIELDS]
-			.sort((a, b) => a.label.localeCompare(b.label))
+			.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
 			.map(({ param, label }) => ({ displayName: label, name: param, type: 'string' as const, default: '' })),
 	},
 ]);

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireText } from '../../../shared/params';
 import { apiRequest } from '../../../shared/transport';
 import { accountNumberField, withoutAccountNumber } from './BankAccount.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['bankAccount'], operation: ['create'] } }, [
+export const description: INodeProperties[] = forOperation('bankAccount', 'create', [
 	{ displayName: 'Bank Name', name: 'bankName', type: 'string', required: true, default: '' },
 	{ displayName: 'Bank State', name: 'bankState', type: 'string', required: true, default: '', description: 'State where the bank is, for example NY' },
 	{ ...accountNumberField, required: true },

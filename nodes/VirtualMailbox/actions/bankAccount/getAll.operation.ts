@@ -1,13 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readReturnAll, returnAllAndLimit } from '../../../shared/params';
 import { listPaginated } from '../../../shared/transport';
 import { withoutAccountNumber } from './BankAccount.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['bankAccount'], operation: ['getAll'] } },
-	returnAllAndLimit(),
+export const description: INodeProperties[] = forOperation('bankAccount', 'getAll', returnAllAndLimit(),
 );
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { getId } from '../../../shared/params';
 import { apiRequest, segment } from '../../../shared/transport';
 import { accountNumberField, bankAccountLocator, withoutAccountNumber } from './BankAccount.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['bankAccount'], operation: ['update'] } }, [
+export const description: INodeProperties[] = forOperation('bankAccount', 'update', [
 	bankAccountLocator,
 	{
 		displayName: 'Update Fields',

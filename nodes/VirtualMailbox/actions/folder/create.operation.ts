@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkColor, requireText } from '../../../shared/params';
 import { apiRequest } from '../../../shared/transport';
 import { colorField } from './Folder.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['folder'], operation: ['create'] } }, [
+export const description: INodeProperties[] = forOperation('folder', 'create', [
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', description: 'Name of the new folder' },
 	{
 		displayName: 'Additional Fields',

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { folderLocator } from '../../../shared/params';
 import { apiRequest, segment } from '../../../shared/transport';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['folder'], operation: ['delete'] } }, [
+export const description: INodeProperties[] = forOperation('folder', 'delete', [
 	folderLocator(),
 ]);
 

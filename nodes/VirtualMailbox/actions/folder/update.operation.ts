@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { checkColor, folderLocator } from '../../../shared/params';
 import { apiRequest, segment } from '../../../shared/transport';
 import { colorField } from './Folder.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['folder'], operation: ['update'] } }, [
+export const description: INodeProperties[] = forOperation('folder', 'update', [
 	folderLocator(),
 	{
 		displayName: 'Update Fields',

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { MAIL_STATUSES, MAIL_TYPES, SCAN_STATUSES } from '../../../shared/constants';
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { folderLocator, optionsOf, readReturnAll, returnAllAndLimit } from '../../../shared/params';
 import { listPaginated, type Query } from '../../../shared/transport';
+import { forOperation } from '../../../shared/display';
 
 /** The GET /v1/mails filters, shared with the poll trigger so both offer the same values. */
 export const MAIL_FILTERS: INodeProperties[] = [
@@ -85,7 +85,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['mail'], operation: ['getAll'] } }, properties);
+export const description = forOperation('mail', 'getAll', properties);
 
 const toList = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : value ? [String(value)] : []);
 

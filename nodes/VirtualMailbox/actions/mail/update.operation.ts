@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { folderLocator, getId } from '../../../shared/params';
 import { apiRequest, segment } from '../../../shared/transport';
 import { mailIdField } from './Mail.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['mail'], operation: ['update'] } }, [
+export const description: INodeProperties[] = forOperation('mail', 'update', [
 	mailIdField,
 	{
 		displayName: 'Update Fields',

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { getId } from '../../../shared/params';
 import { apiRequest, getApiCredentials, segment } from '../../../shared/transport';
 import { scanIdField } from './Scan.fields';
+import { forOperation } from '../../../shared/display';
 
 const properties: INodeProperties[] = [
 	scanIdField,
@@ -33,7 +34,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['scan'], operation: ['complete'] } }, properties);
+export const description = forOperation('scan', 'complete', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const credentials = await getApiCredentials.call(this);

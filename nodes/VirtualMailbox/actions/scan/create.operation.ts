@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkOneOf, getId } from '../../../shared/params';
 import { apiRequest } from '../../../shared/transport';
 import { mailIdField } from '../mail/Mail.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['scan'], operation: ['create'] } }, [
+export const description: INodeProperties[] = forOperation('scan', 'create', [
 	mailIdField,
 	{
 		displayName: 'Type',

@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { getId } from '../../../shared/params';
 import { apiRequest, downloadFile, segment } from '../../../shared/transport';
 import { Items } from '../items';
 import { scanIdField } from './Scan.fields';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['scan'], operation: ['download'] } }, [
+export const description: INodeProperties[] = forOperation('scan', 'download', [
 	scanIdField,
 	{
 		displayName: 'Put Output File in Field',

@@ -1,12 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readReturnAll, returnAllAndLimit } from '../../../shared/params';
 import { listPaginated } from '../../../shared/transport';
+import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['scan'], operation: ['getAll'] } },
-	returnAllAndLimit(),
+export const description: INodeProperties[] = forOperation('scan', 'getAll', returnAllAndLimit(),
 );
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {

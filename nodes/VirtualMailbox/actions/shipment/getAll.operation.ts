@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsOf, readReturnAll, returnAllAndLimit } from '../../../shared/params';
 import { listPaginated } from '../../../shared/transport';
+import { forOperation } from '../../../shared/display';
 
 const TYPES = ['shipment', 'return_to_sender', 'check_deposit', 'pickup'];
 const STATUSES = ['shipped', 'in_progress', 'payment_failed', 'rejected'];
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['shipment'], operation: ['getAll'] } }, [
+export const description: INodeProperties[] = forOperation('shipment', 'getAll', [
 	...returnAllAndLimit(),
 	{
 		displayName: 'Filters',

@@ -151,8 +151,10 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 		for (const webhookPath of waitForWebhooks) {
 			await waitFor(
 				async () => {
+					// Registered for POST only: n8n then answers a GET with "not registered for GET". An
+					// unknown path's 404 also names GET ("The requested webhook "GET …" is not registered").
 					const text = await (await fetch(`${base}/webhook/${webhookPath}`)).text();
-					return /not registered for GET/i.test(text) || /GET/.test(text);
+					return /not registered for GET/i.test(text);
 				},
 				60_000,
 				() => child.exitCode !== null,

@@ -5,8 +5,8 @@ import { getApiCredentials, rememberCredentials, type VirtualMailboxCredentials 
 
 /**
  * How long a trigger keeps the credential it read. In n8n, reading a credential while a webhook is
- * handled costs a database query, a decryption and an expression isolate of its own: the largest
- * part of this trigger's own cost per delivery (profiled, bench figure 2). A delivery that fails
+ * handled costs a database query, a decryption and an expression isolate of its own: most of what
+ * this trigger added to n8n's cost per delivery (bench/profile-trigger.mjs). A delivery that fails
  * verification against the kept copy reads the credential again before it is rejected, so a new
  * secret works at once; a secret taken out of the credential stops being accepted within this time.
  */
@@ -39,7 +39,6 @@ export async function webhookCredentials(
 }
 
 /** Activation and deactivation start from the stored credential. */
-export function forgetWebhookCredentials(ctx?: IHookFunctions): void {
-	if (ctx) kept.delete(keyOf(ctx));
-	else kept.clear();
+export function forgetWebhookCredentials(ctx: IHookFunctions): void {
+	kept.delete(keyOf(ctx));
 }

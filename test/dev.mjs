@@ -10,9 +10,10 @@ import { startSimulator } from './simulator/server.mjs';
 import { OWNER, startN8n } from './e2e/n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
 import { exampleWorkflows, examplesEnv, triggeredExamples } from './e2e/examples.mjs';
+import { ensureRuntime } from './setup/n8n-runtime.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HOME = process.env.VMB_DEV_HOME ?? path.join(os.homedir(), '.cache', 'n8n-nodes-virtual-mailbox-dev');
+const HOME = process.env.VMB_DEV_HOME ?? path.join(os.homedir(), '.cache', 'n8n-nodes-virtual-mailbox', 'dev');
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SIM_PORT = Number(process.env.SIM_PORT ?? 4010);
 const say = (line) => process.stdout.write(`${line}\n`);
@@ -30,6 +31,9 @@ process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
 try {
+	const began = Date.now();
+	// First run on a machine: installs the pinned n8n and its Node (about 4 minutes, with progress).
+	const runtime = await ensureRuntime({ log: say });
 	say('Building the package…');
 	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
 	const watch = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], { cwd: ROOT, stdio: 'ignore' });
@@ -69,7 +73,7 @@ try {
 		}
 	});
 	say(`
-n8n is running with the Virtual Mailbox nodes:  ${n8n.base}
+n8n ${runtime.n8nVersion} is running with the Virtual Mailbox nodes:  ${n8n.base}   (ready in ${Math.round((Date.now() - began) / 1000)} s)
   login:     ${OWNER.email}
   password:  ${OWNER.password}
 Local simulator of the API:                     ${sim.url}  (credential "Virtual Mailbox (local simulator)")

@@ -1,4 +1,4 @@
-/** Names that saved workflows depend on (see CONTRACT.md): never change them. */
+/** Names that saved workflows depend on (docs/contract.md): never change them. */
 export const CREDENTIAL_TYPE = 'virtualMailboxApi';
 
 /** Production and sandbox servers of the provider (its public SDK lists these). */

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '../simulator/server.mjs';
 import { freePort, OWNER, startN8n } from './n8n.mjs';
@@ -37,7 +37,7 @@ beforeAll(async () => {
 	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-editor-'));
 	n8n = await startN8n({ userFolder, port: await freePort(), credentials: [credentialFor(sim)], workflows: [WORKFLOW] });
 	browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		executablePath: inject('chromiumPath'),
 		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 	});
 	page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -1,5 +1,6 @@
-// Start and drive one real n8n (pinned 2.41.1 on Node 24) with this package loaded under its
-// real type names. Used by the end-to-end tests and by `npm run dev`.
+// Start and drive one real n8n (a pinned runtime from test/runtimes, installed by
+// test/setup/n8n-runtime.mjs) with this package loaded under its real type names. Used by the
+// end-to-end tests, `npm run dev` and the benchmarks.
 import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -7,12 +8,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ensureRuntime, RUNTIME_DIR } from './runtime.mjs';
+import { describeRuntime, ensureRuntime } from '../setup/n8n-runtime.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PACKAGE = 'n8n-nodes-virtual-mailbox';
 export const OWNER = { email: 'owner@vmb.local', password: 'Simulator-Passw0rd!' };
-const runtimeRequire = createRequire(path.join(RUNTIME_DIR, 'package.json'));
+/** require() from inside the runtime's own node_modules (bcryptjs, flatted ship with n8n). */
+const runtimeRequire = (id) => createRequire(path.join(describeRuntime().dir, 'package.json'))(id);
 
 export async function freePort() {
 	return await new Promise((resolve, reject) => {
@@ -31,7 +33,7 @@ export async function freePort() {
  * imported) and start `n8n start`. Resolves once n8n answers and the listed webhooks are registered.
  */
 export async function startN8n({ userFolder, port, credentials = [], workflows = [], waitForWebhooks = [], dev = false, env: extraEnv = {}, nodeArgs = [], extraPackages = [], log = () => {} }) {
-	const runtime = ensureRuntime({ log });
+	const runtime = await ensureRuntime();
 	const brokerPort = await freePort();
 	fs.mkdirSync(path.join(userFolder, 'tmp'), { recursive: true });
 	const modules = path.join(userFolder, '.n8n', 'nodes', 'node_modules');

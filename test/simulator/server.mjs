@@ -1,5 +1,5 @@
-// A local copy of the Virtual Mailbox API (../../../shared/spec/virtual-mailbox-api.md) plus the
-// provider endpoints of provider-endpoints.md, with a webhook sender and /_control endpoints
+// A local copy of the Virtual Mailbox API (docs/api.md), the provider's endpoints beyond the
+// published spec included, with a webhook sender and /_control endpoints
 // that tests and `npm run dev` use to add mail, move scans along and inject faults.
 import crypto from 'node:crypto';
 import http from 'node:http';

@@ -1,5 +1,4 @@
-// zod schemas of the spec's resources (../shared/spec/virtual-mailbox-api.md, "Resources and their
-// fields"). Fixtures and simulator responses are parsed with these, so neither can drift from the spec.
+// zod schemas of the API's resources (docs/api.md, "Resources"). Fixtures and simulator responses are parsed with these, so neither can drift from the spec.
 import { z } from 'zod';
 
 const datetime = z.string().datetime({ offset: true });

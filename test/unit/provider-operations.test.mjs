@@ -1,4 +1,4 @@
-// Operations beyond the published spec (../shared/spec/provider-endpoints.md).
+// Operations beyond the published spec (marked "provider" in docs/api.md).
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
 import * as F from '../support/fixtures.mjs';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, startN8n } from '../test/e2e/n8n.mjs';
+import { freePort, startN8n } from '../test/e2e/real-n8n.mjs';
 import { startSimulator } from '../test/simulator/server.mjs';
 import { credentialFor, triggerWorkflow } from '../test/e2e/workflows.mjs';
 

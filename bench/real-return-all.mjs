@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
-const { startN8n, freePort } = await import(path.join(root, 'test/e2e/n8n.mjs'));
+const { startN8n, freePort } = await import(path.join(root, 'test/e2e/real-n8n.mjs'));
 const { credentialFor, operationsWorkflow } = await import(path.join(root, 'test/e2e/workflows.mjs'));
 const { startSimulator } = await import(path.join(root, 'test/simulator/server.mjs'));
 const sim = await startSimulator({ count: 10_000, seed: 5 });

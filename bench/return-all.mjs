@@ -1,5 +1,5 @@
 // Figure 1's two contestants, shared by the timing (run.mjs) and the heap measurement (heap.mjs).
-import { DEFAULT_CREDENTIALS, runNode } from '../test/harness/n8n.mjs';
+import { DEFAULT_CREDENTIALS, runNode } from '../test/harness/n8n-core-harness.mjs';
 
 export const API_KEY = 'test_sk_simulator_full_access';
 

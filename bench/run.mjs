@@ -40,7 +40,7 @@ async function simulator(count) {
 
 // ---- 1. Return All of 10,000 items: the node in n8n's execution code vs a bare fetch loop ----
 async function figure1() {
-	const { runNode, DEFAULT_CREDENTIALS } = await import('../test/harness/n8n.mjs');
+	const { runNode, DEFAULT_CREDENTIALS } = await import('../test/harness/n8n-core-harness.mjs');
 	const { bareLoop, nodeReturnAll, API_KEY } = await import('./return-all.mjs');
 	const sim = await simulator(10_000);
 	const credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: API_KEY };
@@ -111,7 +111,7 @@ async function figure1() {
 
 // ---- 3. Signature check of a 4 KB body vs bare HMAC + timingSafeEqual ----
 async function figure3() {
-	const { dist } = await import('../test/harness/n8n.mjs');
+	const { dist } = await import('../test/harness/n8n-core-harness.mjs');
 	const { verifySignature } = dist('nodes/VirtualMailboxTrigger/signature.js');
 	const secret = 'whsec_bench_0123456789';
 	const body = Buffer.from(JSON.stringify({ id: 1, message: 'x'.repeat(4096 - 24) }));
@@ -169,7 +169,7 @@ function figure5() {
 
 // ---- 6. Poll trigger with nothing new ----
 async function figure6() {
-	const { runPoll, DEFAULT_CREDENTIALS } = await import('../test/harness/n8n.mjs');
+	const { runPoll, DEFAULT_CREDENTIALS } = await import('../test/harness/n8n-core-harness.mjs');
 	const sim = await simulator(5_000);
 	const credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
 	for (const event of ['new-mail', 'scan-completed']) {
@@ -187,7 +187,7 @@ async function figure6() {
 
 // ---- 2. Webhook trigger throughput in real n8n vs n8n's own Webhook node ----
 async function figure2() {
-	const { startN8n, freePort, restClient, waitFor } = await import('../test/e2e/n8n.mjs');
+	const { startN8n, freePort, restClient, waitFor } = await import('../test/e2e/real-n8n.mjs');
 	const { credentialFor, triggerWorkflow } = await import('../test/e2e/workflows.mjs');
 	const secret = 'whsec_simulator_0123456789abcdef';
 	const sim = { url: 'http://127.0.0.1:9', apiKey: 'test_sk_simulator_full_access', webhookSecret: secret };

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from './simulator/server.mjs';
-import { OWNER, startN8n } from './e2e/n8n.mjs';
+import { OWNER, startN8n } from './e2e/real-n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
 import { exampleWorkflows, examplesEnv, triggeredExamples } from './e2e/examples.mjs';
 import { ensureRuntime } from './setup/n8n-runtime.mjs';

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { MAIL_FILTERS, mailQuery } from '../VirtualMailbox/actions/mail/getAll.operation';
-import { PAGE_SIZE_MAX } from '../shared/constants';
-import { apiRequest, attachDownload, type Page, type Query, segment } from '../shared/transport';
+import { attachFile, attachLink, downloadFileOption, downloadScanFile, outputFieldOption } from '../shared/files';
+import { MAIL_FILTERS, mailQuery } from '../shared/mail';
+import { apiRequest, eachPage, getPage, type Query, segment } from '../shared/transport';
 import { departed, MAX_PENDING, type PollState, remember, takeNew } from './polling';
 
 type PollEvent = 'new-mail' | 'scan-completed' | 'open-completed';
@@ -51,21 +51,8 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					{
-						displayName: 'Download File',
-						name: 'downloadFile',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to download the envelope photo (new mail) or the scan file (completed scans) as binary data',
-					},
-					{
-						displayName: 'Put Output File in Field',
-						name: 'binaryPropertyName',
-						type: 'string',
-						default: 'data',
-						description: 'Name of the binary field to put the downloaded file in',
-						displayOptions: { show: { downloadFile: [true] } },
-					},
+					downloadFileOption('Whether to download the envelope photo (new mail) or the scan file (completed scans) as binary data'),
+					outputFieldOption,
 				],
 			},
 		],
@@ -81,17 +68,9 @@ export class VirtualMailboxPollTrigger implements INodeType {
 		if (options.downloadFile) {
 			const property = String(options.binaryPropertyName || 'data');
 			for (const item of items) {
-				let url = item.json.envelope_image_url;
-				if (event !== 'new-mail') {
-					// Scan files sit behind a short-lived link: ask for it now, download at once.
-					try {
-						url = (await apiRequest.call(this, 'GET', `/v1/scans/${segment(String(item.json.id))}/file`)).url;
-					} catch (error) {
-						item.json.download_error = (error as Error).message;
-						continue;
-					}
-				}
-				await attachDownload.call(this, item, url, `${event}-${String(item.json.id)}`, property);
+				const fallbackName = `${event}-${String(item.json.id)}`;
+				if (event === 'new-mail') await attachLink.call(this, item, item.json.envelope_image_url, fallbackName, property);
+				else await attachFile.call(this, item, property, async () => await downloadScanFile.call(this, String(item.json.id), fallbackName));
 			}
 		}
 		return [items];
@@ -104,20 +83,15 @@ async function pollNewMail(this: IPollFunctions, state: PollState, manual: boole
 	const query: Query = { ...mailQuery(filters), sort: 'newest' };
 	if (manual) {
 		// A test run shows the latest items and leaves the state alone (n8n does not save it then).
-		const page = (await apiRequest.call(this, 'GET', '/v1/mails', { query: { ...query, limit: 5 } })) as unknown as Page;
+		const page = await getPage(this, '/v1/mails', query, 5, undefined);
 		return page.data.map((json) => ({ json: { event: 'new-mail', ...json } }));
 	}
 	const seen = new Set(state.seenIds ?? []);
 	const fresh: IDataObject[] = [];
-	const cursors = new Set<string>();
-	let cursor: string | undefined;
-	for (;;) {
-		const page = (await apiRequest.call(this, 'GET', '/v1/mails', { query: { ...query, limit: PAGE_SIZE_MAX, cursor } })) as unknown as Page;
+	for await (const page of eachPage(this, '/v1/mails', query)) {
 		const taken = state.primed ? takeNew(page.data, seen, state.newestArrival) : { fresh: page.data, stop: true };
 		fresh.push(...taken.fresh);
-		if (taken.stop || !page.next_cursor || cursors.has(page.next_cursor)) break;
-		cursors.add(page.next_cursor);
-		cursor = page.next_cursor;
+		if (taken.stop) break;
 	}
 	const firstRun = !state.primed;
 	state.primed = true;
@@ -136,25 +110,18 @@ async function pollNewMail(this: IPollFunctions, state: PollState, manual: boole
 async function pollCompletions(this: IPollFunctions, event: PollEvent, state: PollState, manual: boolean): Promise<INodeExecutionData[]> {
 	const category = event === 'open-completed' ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
 	if (manual) {
-		const page = (await apiRequest.call(this, 'GET', '/v1/mails', { query: { scan_status: ['completed'], sort: 'newest', limit: 20 } })) as unknown as Page;
+		const page = await getPage(this, '/v1/mails', { scan_status: ['completed'], sort: 'newest' }, 20, undefined);
 		const mails = page.data.filter((m) => (m.scan as IDataObject | null)?.category === category).slice(0, 5);
 		const scans = await Promise.all(mails.map((m) => apiRequest.call(this, 'GET', `/v1/scans/${segment(String((m.scan as IDataObject).uuid))}`)));
 		return scans.map((json) => ({ json: { event, ...json } }));
 	}
 	const pendingNow: Record<string, string> = {};
-	let cursor: string | undefined;
-	const cursors = new Set<string>();
-	for (;;) {
-		const page = (await apiRequest.call(this, 'GET', '/v1/mails', {
-			query: { scan_status: ['in_process', 'restoring'], limit: PAGE_SIZE_MAX, cursor },
-		})) as unknown as Page;
+	for await (const page of eachPage(this, '/v1/mails', { scan_status: ['in_process', 'restoring'] })) {
 		for (const mail of page.data) {
 			const scan = mail.scan as IDataObject | null;
 			if (scan?.category === category && typeof scan.uuid === 'string') pendingNow[scan.uuid] = String(mail.id);
 		}
-		if (!page.next_cursor || cursors.has(page.next_cursor) || Object.keys(pendingNow).length >= MAX_PENDING) break;
-		cursors.add(page.next_cursor);
-		cursor = page.next_cursor;
+		if (Object.keys(pendingNow).length >= MAX_PENDING) break;
 	}
 	const changed = state.primed ? departed(state.pending, pendingNow) : [];
 	state.primed = true;

@@ -9,9 +9,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, attachDownload, getApiCredentials, segment } from '../shared/transport';
+import { attachLink, downloadFileOption, outputFieldOption } from '../shared/files';
+import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
-import { forgetWebhookCredentials, webhookCredentials } from './credentials';
 import { judge, stateOf } from './deliveries';
 import { verifySignature } from './signature';
 
@@ -81,14 +81,9 @@ export class VirtualMailboxTrigger implements INodeType {
 						description:
 							'Whether to fetch the full record and add it to the item: the mail item (new mail, open update), the scan summary (scan update) or the shipment',
 					},
-					{
-						displayName: 'Download File',
-						name: 'downloadFile',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to download the file behind the delivery\'s pre-signed link (scan PDF, opened contents, envelope photo) as binary data, since links expire 3 days after delivery',
-					},
+					downloadFileOption(
+						'Whether to download the file behind the delivery\'s pre-signed link (scan PDF, opened contents, envelope photo) as binary data, since links expire 3 days after delivery',
+					),
 					{
 						displayName: 'Drop Out-of-Order Updates',
 						name: 'dropStale',
@@ -113,14 +108,7 @@ export class VirtualMailboxTrigger implements INodeType {
 						default: false,
 						description: 'Whether scan and open updates start the workflow only when their status is COMPLETED',
 					},
-					{
-						displayName: 'Put Output File in Field',
-						name: 'binaryPropertyName',
-						type: 'string',
-						default: 'data',
-						description: 'Name of the binary field to put the downloaded file in',
-						displayOptions: { show: { downloadFile: [true] } },
-					},
+					outputFieldOption,
 					{
 						displayName: 'Timestamp Tolerance (Minutes)',
 						name: 'toleranceMinutes',
@@ -259,5 +247,5 @@ async function addDetails(this: IWebhookFunctions, event: EventName, body: IData
 async function addFile(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, property: string): Promise<void> {
 	const field = FILE_FIELD[event];
 	if (!field) return;
-	await attachDownload.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property, `The delivery has no ${field}`);
+	await attachLink.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property, `The delivery has no ${field}`);
 }

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { recentDeliveries } from '../shared/state/recentDeliveries';
+
 /** Per-node state in workflow static data: bounded, so it survives restarts without growing. */
 export interface DeliveryState extends IDataObject {
 	/** `resource|status` → receipt time (ms) of the last delivery seen. */
@@ -13,19 +15,6 @@ export const MAX_ENTRIES = 1_000;
 
 export type Verdict = 'new' | 'duplicate' | 'stale';
 
-/**
- * Deliveries accepted by this process recently, per workflow node. Static data is saved only after
- * a delivery has been handled, so two copies arriving at the same moment would both read the old
- * state; this catches them. Static data still carries the state across restarts and processes.
- */
-const recent = new Map<string, number>();
-const RECENT_MAX = 10_000;
-
-/** Forget the in-process memory, as a restart would (tests). */
-export function forgetRecentDeliveries(): void {
-	recent.clear();
-}
-
 export function stateOf(staticData: IDataObject): DeliveryState {
 	if (!staticData.seen || typeof staticData.seen !== 'object') staticData.seen = {};
 	if (!staticData.latest || typeof staticData.latest !== 'object') staticData.latest = {};
@@ -33,7 +22,8 @@ export function stateOf(staticData: IDataObject): DeliveryState {
 }
 
 /**
- * Pure apart from mutating `state`: decide what to do with a delivery and record it.
+ * Decide what to do with a delivery and record it in `state` (static data) and in this process's
+ * recentDeliveries (copies arriving at the same moment, before static data is saved).
  * Duplicate: same resource and status within `windowMs`. Stale: signed earlier than a delivery
  * already seen for the same resource with another status (out-of-order arrival).
  */
@@ -45,32 +35,20 @@ export function judge(
 	scope = '',
 ): Verdict {
 	const key = `${delivery.resource}|${delivery.status}`;
-	const seenAt = state.seen[key] ?? recent.get(`${scope}|${key}`);
+	const seenAt = state.seen[key] ?? recentDeliveries.get(`${scope}|${key}`);
 	if (options.windowMs > 0 && seenAt !== undefined && now - seenAt <= options.windowMs) return 'duplicate';
 	const latest = state.latest[delivery.resource];
 	if (options.dropStale && latest && delivery.signedAt < latest.at && latest.status !== delivery.status) return 'stale';
 	// Record only what an enabled check will read: nothing for a window of 0, no order for new mail.
 	if (options.windowMs > 0) {
 		state.seen[key] = now;
-		remember(`${scope}|${key}`, now);
+		recentDeliveries.set(`${scope}|${key}`, now);
 	}
 	if (options.dropStale && delivery.trackOrder !== false && (!latest || delivery.signedAt >= latest.at)) {
 		state.latest[delivery.resource] = { at: delivery.signedAt, status: delivery.status };
 	}
 	prune(state, now, options.windowMs);
 	return 'new';
-}
-
-function remember(key: string, now: number): void {
-	recent.set(key, now);
-	if (recent.size > RECENT_MAX) {
-		// Map keeps insertion order: drop the oldest tenth.
-		let drop = RECENT_MAX / 10;
-		for (const old of recent.keys()) {
-			if (drop-- <= 0) break;
-			recent.delete(old);
-		}
-	}
 }
 
 /** Expire and trim only once a record is a tenth over the cap, so the work is spread thin. */

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import { getId, type IdKind } from './params';
+import { getId, type IdKind } from './validate';
 import { apiRequest, segment } from './transport';
 import { forOperation } from './display';
 

@@ -2,16 +2,9 @@ import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkId } from './params';
-import { apiRequest, baseUrlOf, getApiCredentials, unwrapList } from './transport';
-
-/**
- * Folder lookups in flight, and folders created in the last minutes, per account and folder name,
- * so that many items (or executions) filing into a new folder at once create it once. Kept
- * briefly: the API's folder list is the truth after that.
- */
-const creations = new Map<string, { at: number; id: Promise<string> }>();
-const REUSE_MS = 5 * 60_000;
+import { folderCreations } from './state/folderCreations';
+import { apiRequest, baseUrlOf, getApiCredentials } from './transport';
+import { checkId, locatorValue } from './validate';
 
 export interface FolderChoice {
 	mode?: string;
@@ -29,7 +22,7 @@ export async function resolveFolderId(
 	{ createIfMissing = false } = {},
 ): Promise<string> {
 	const mode = choice && typeof choice === 'object' ? choice.mode : 'id';
-	const value = choice && typeof choice === 'object' ? choice.value : choice;
+	const value = locatorValue(choice);
 	if (mode !== 'name') return checkId.call(this, value, 'Folder', 'numeric', itemIndex);
 	const name = String(value ?? '').trim();
 	if (name === '') throw new NodeOperationError(this.getNode(), 'Folder name is empty', { itemIndex });
@@ -37,8 +30,8 @@ export async function resolveFolderId(
 	const credentials = await getApiCredentials.call(this);
 	const account = createHash('sha256').update(`${baseUrlOf(credentials)}|${credentials.apiKey ?? ''}`).digest('hex');
 	const key = `${account}|${name.toLowerCase()}`;
-	const pending = creations.get(key);
-	if (pending && Date.now() - pending.at < REUSE_MS) return await pending.id;
+	const pending = folderCreations.get(key, Date.now());
+	if (pending) return await pending;
 
 	// Registered before the first await, so concurrent items share one lookup and one creation.
 	let created = false;
@@ -56,20 +49,20 @@ export async function resolveFolderId(
 		created = true;
 		return String(folder.id);
 	})();
-	creations.set(key, { at: Date.now(), id });
+	folderCreations.set(key, id, Date.now());
 	try {
 		return await id;
 	} catch (error) {
 		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	} finally {
 		// Only a folder made here is remembered; lookups of existing folders ask the API again next time.
-		if (!created && creations.get(key)?.id === id) creations.delete(key);
+		if (!created) folderCreations.release(key, id);
 	}
 }
 
 export async function listAllFolders(this: IExecuteFunctions | ILoadOptionsFunctions, itemIndex?: number): Promise<IDataObject[]> {
 	const body = await apiRequest.call(this, 'GET', '/v1/folders', { itemIndex });
-	const folders = unwrapList(body);
+	const folders = unwrapFolderList(body);
 	if (!folders) {
 		throw new NodeOperationError(this.getNode(), 'Unexpected response from GET /v1/folders: no list of folders', { itemIndex });
 	}
@@ -82,4 +75,16 @@ export function pickByName(folders: IDataObject[], name: string): string | undef
 	const matches = folders.filter((f) => String(f.name ?? '').trim().toLowerCase() === wanted);
 	matches.sort((a, b) => Number(a.id) - Number(b.id));
 	return matches.length ? String(matches[0].id) : undefined;
+}
+
+/** Pure: GET /v1/folders answers with a bare array or an object holding it (the provider's SDK shows both). */
+export function unwrapFolderList(body: unknown): IDataObject[] | undefined {
+	if (Array.isArray(body)) return body as IDataObject[];
+	if (!body || typeof body !== 'object') return undefined;
+	const record = body as IDataObject;
+	for (const key of ['data', 'folders', 'items', 'results']) {
+		if (Array.isArray(record[key])) return record[key] as IDataObject[];
+	}
+	const arrays = Object.values(record).filter(Array.isArray);
+	return arrays.length === 1 ? (arrays[0] as IDataObject[]) : undefined;
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '../simulator/server.mjs';
-import { freePort, OWNER, startN8n } from './n8n.mjs';
+import { freePort, OWNER, startN8n } from './real-n8n.mjs';
 import { CREDENTIAL_ID, credentialFor } from './workflows.mjs';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/editor');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator } from '../simulator/server.mjs';
 import * as S from '../support/schemas.mjs';
-import { freePort, restClient, startN8n, waitFor } from './n8n.mjs';
+import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
 import { credentialFor, operationsWorkflow, pollWorkflows, readOnlyCredentialFor, triggerWorkflow } from './workflows.mjs';
 import { exampleWorkflows, examplesEnv, triggeredExamples } from './examples.mjs';
 

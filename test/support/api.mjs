@@ -1,7 +1,7 @@
 // nock-backed API mock that records every request (method, path, repeated-key query, body, headers).
 import nock from 'nock';
 import { ApiError, paginate } from '../simulator/paging.mjs';
-import { DEFAULT_CREDENTIALS } from '../harness/n8n.mjs';
+import { DEFAULT_CREDENTIALS } from '../harness/n8n-core-harness.mjs';
 
 export const BASE = DEFAULT_CREDENTIALS.baseUrl;
 

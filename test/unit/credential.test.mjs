@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
-import { DEFAULT_CREDENTIALS, dist, loadPackage, runNode } from '../harness/n8n.mjs';
+import { DEFAULT_CREDENTIALS, dist, loadPackage, runNode } from '../harness/n8n-core-harness.mjs';
 
 const { SERVERS } = dist('nodes/shared/constants.js');
 const { keyEnvironmentHint } = dist('nodes/shared/transport/errors.js');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { dist } from '../harness/n8n.mjs';
+import { dist } from '../harness/n8n-core-harness.mjs';
 
 const { VirtualMailbox } = dist('nodes/VirtualMailbox/VirtualMailbox.node.js');
 const { forOperation } = dist('nodes/shared/display.js');

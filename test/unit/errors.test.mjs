@@ -3,9 +3,9 @@ import * as F from '../support/fixtures.mjs';
 import http from 'node:http';
 import nock from 'nock';
 import { mockApi, resetNock } from '../support/api.mjs';
-import { DEFAULT_CREDENTIALS, dist, runNode } from '../harness/n8n.mjs';
+import { DEFAULT_CREDENTIALS, dist, runNode } from '../harness/n8n-core-harness.mjs';
 
-const { retryPolicy } = dist('nodes/shared/transport/retry.js');
+const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 const saved = { ...retryPolicy };
 beforeAll(() => Object.assign(retryPolicy, { baseDelayMs: 5, maxDelayMs: 20, budgetMs: 2_000 }));
 afterAll(() => Object.assign(retryPolicy, saved));

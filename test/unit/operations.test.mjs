@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import { MailItem } from '../support/schemas.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
-import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n.mjs';
+import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
 
 const AUTH = `Bearer ${DEFAULT_CREDENTIALS.apiKey}`;
 let api;

@@ -3,7 +3,7 @@ import * as F from '../support/fixtures.mjs';
 import { MailItem } from '../support/schemas.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
 import { queryMails, MAIL_STATUSES, MAIL_TYPES } from '../simulator/mail-query.mjs';
-import { runNode } from '../harness/n8n.mjs';
+import { runNode } from '../harness/n8n-core-harness.mjs';
 
 let api;
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
 import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, runPoll } from '../harness/n8n.mjs';
+import { DEFAULT_CREDENTIALS, runPoll } from '../harness/n8n-core-harness.mjs';
 
 let sim;
 let credentials;

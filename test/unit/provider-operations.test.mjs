@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
 import * as F from '../support/fixtures.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
-import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n.mjs';
+import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
 
 let api;
 beforeEach(() => {

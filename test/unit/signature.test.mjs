@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { dist } from '../harness/n8n.mjs';
+import { dist } from '../harness/n8n-core-harness.mjs';
 import { PREVIOUS, SECRET, sign } from '../support/webhooks.mjs';
 
 const { verifySignature } = dist('nodes/VirtualMailboxTrigger/signature.js');

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { dist } from '../harness/n8n.mjs';
+import { dist } from '../harness/n8n-core-harness.mjs';
 
 const { encodeQuery, buildUrl, segment } = dist('nodes/shared/transport/query.js');
 const { parseRetryAfter, isRetryable, nextDelay } = dist('nodes/shared/transport/retry.js');
 const { redact, asProblem } = dist('nodes/shared/transport/errors.js');
-const { unwrapList } = dist('nodes/shared/transport/pagination.js');
+const { unwrapFolderList } = dist('nodes/shared/folders.js');
 
 describe('query encoding (one place)', () => {
 	test('lists are repeated keys; empty values are left out', () => {
@@ -57,10 +57,10 @@ describe('errors and lists', () => {
 		expect(asProblem([1])).toBeUndefined();
 	});
 	test('folder lists: bare array or an object holding one', () => {
-		expect(unwrapList([{ id: '1' }])).toEqual([{ id: '1' }]);
-		expect(unwrapList({ data: [{ id: '1' }] })).toEqual([{ id: '1' }]);
-		expect(unwrapList({ whatever: [{ id: '2' }], count: 1 })).toEqual([{ id: '2' }]);
-		expect(unwrapList({ a: [], b: [] })).toBeUndefined();
-		expect(unwrapList('x')).toBeUndefined();
+		expect(unwrapFolderList([{ id: '1' }])).toEqual([{ id: '1' }]);
+		expect(unwrapFolderList({ data: [{ id: '1' }] })).toEqual([{ id: '1' }]);
+		expect(unwrapFolderList({ whatever: [{ id: '2' }], count: 1 })).toEqual([{ id: '2' }]);
+		expect(unwrapFolderList({ a: [], b: [] })).toBeUndefined();
+		expect(unwrapFolderList('x')).toBeUndefined();
 	});
 });

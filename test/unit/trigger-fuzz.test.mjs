@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect, test } from 'vitest';
-import { runWebhook } from '../harness/n8n.mjs';
+import { runWebhook } from '../harness/n8n-core-harness.mjs';
 import { SECRET, payloads, sign } from '../support/webhooks.mjs';
 import { rng } from '../simulator/data.mjs';
 

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import * as S from '../support/schemas.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
-import { DEFAULT_CREDENTIALS, dist, runHook, runWebhook } from '../harness/n8n.mjs';
+import { DEFAULT_CREDENTIALS, dist, runHook, runWebhook } from '../harness/n8n-core-harness.mjs';
 
-const { forgetRecentDeliveries } = dist('nodes/VirtualMailboxTrigger/deliveries.js');
+const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
 import { PREVIOUS, payloads, request, sign } from '../support/webhooks.mjs';
 
 const ALL = ['new-mail', 'scan-update', 'open-update', 'shipment-update'];
@@ -170,7 +170,7 @@ describe('each event exactly once', () => {
 		const workflowId = 'wf-dedupe';
 		const first = await deliver(payloads['scan-update'], { workflowId });
 		expect(started(first)).toHaveLength(1);
-		forgetRecentDeliveries(); // as after a restart: only static data remains
+		recentDeliveries.clear(); // as after a restart: only static data remains
 		const again = await deliver(payloads['scan-update'], { staticData: first.staticData, workflowId });
 		expect(ignored(again)).toBe('duplicate');
 		// a new status of the same scan is a new event
@@ -206,7 +206,7 @@ describe('each event exactly once', () => {
 	});
 
 	test('the state stays bounded', async () => {
-		const { dist } = await import('../harness/n8n.mjs');
+		const { dist } = await import('../harness/n8n-core-harness.mjs');
 		const { judge, stateOf, MAX_ENTRIES } = dist('nodes/VirtualMailboxTrigger/deliveries.js');
 		const state = stateOf({});
 		for (let n = 0; n < MAX_ENTRIES * 3; n++) judge(state, { resource: `scan-update:${n}`, status: 'COMPLETED', signedAt: n }, 1000 + n, { windowMs: 86_400_000, dropStale: true });

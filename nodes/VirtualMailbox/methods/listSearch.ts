@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { listAllFolders } from '../../shared/folders';
-import { apiRequest, type Page } from '../../shared/transport';
+import { getPage } from '../../shared/transport';
 
 const matches = (text: string, filter?: string) => !filter || text.toLowerCase().includes(filter.toLowerCase());
 
@@ -20,11 +20,9 @@ export async function searchBankAccounts(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = (await apiRequest.call(this, 'GET', '/v1/bank-accounts', {
-		query: { limit: 100, cursor: paginationToken },
-	})) as unknown as Page;
+	const page = await getPage(this, '/v1/bank-accounts', {}, 100, paginationToken);
 	return {
-		results: (page.data ?? [])
+		results: page.data
 			.map((account) => ({
 				name: `${String(account.bank_name ?? 'Bank account')} ••••${String(account.account_number_last4 ?? '')}`,
 				value: String(account.id),

@@ -1,3 +1,4 @@
+export * from './credentials';
 export * from './errors';
 export * from './pagination';
 export * from './query';

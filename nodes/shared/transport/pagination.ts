@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../constants';
 import type { Query } from './query';
-import { apiRequest, type ApiContext } from './request';
+import type { ApiContext } from './credentials';
+import { apiRequest } from './request';
 
 /** Page envelope of the spec. */
 export interface Page {
@@ -37,13 +38,14 @@ interface Leaf {
 	first: Page;
 }
 
-async function fetchPage(
+/** One page of a list, its envelope checked: a malformed answer is a clear NodeApiError, never a TypeError. */
+export async function getPage(
 	ctx: ApiContext,
 	path: string,
 	query: Query,
 	limit: number,
 	cursor: string | undefined,
-	itemIndex: number | undefined,
+	itemIndex?: number,
 ): Promise<Page> {
 	const body = await apiRequest.call(ctx, 'GET', path, { query: { ...query, limit, cursor }, itemIndex });
 	if (Array.isArray(body)) return { data: body as IDataObject[], next_cursor: null, total_count: (body as IDataObject[]).length };
@@ -55,6 +57,38 @@ async function fetchPage(
 	}
 	const page = body as unknown as Page;
 	return { data: page.data, next_cursor: page.next_cursor ?? null, total_count: Number(page.total_count ?? page.data.length) };
+}
+
+/**
+ * Every page of one query, first to last, each checked by getPage. Stops on a null cursor; fails
+ * on a cursor the API already returned or on more pages than the depth limit allows. `first`, when
+ * given, is the query's first page, already read.
+ */
+export async function* eachPage(
+	ctx: ApiContext,
+	path: string,
+	query: Query,
+	{ pageSize = PAGE_SIZE_MAX, itemIndex, first }: { pageSize?: number; itemIndex?: number; first?: Page } = {},
+): AsyncGenerator<Page> {
+	const maxPages = Math.ceil(DEPTH_LIMIT / pageSize) + 1;
+	const seen = new Set<string>();
+	let page = first ?? (await getPage(ctx, path, query, pageSize, undefined, itemIndex));
+	for (let pages = 1; ; pages++) {
+		yield page;
+		const cursor = page.next_cursor;
+		if (!cursor) return;
+		if (seen.has(cursor) || pages >= maxPages) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				seen.has(cursor)
+					? `GET ${path} returned a cursor it had already returned; stopped to avoid an endless loop`
+					: `GET ${path} kept returning pages past the ${DEPTH_LIMIT}-item limit; stopped after ${pages} pages`,
+				{ itemIndex },
+			);
+		}
+		seen.add(cursor);
+		page = await getPage(ctx, path, query, pageSize, cursor, itemIndex);
+	}
 }
 
 /**
@@ -73,7 +107,7 @@ export async function listPaginated(
 ): Promise<IDataObject[]> {
 	const max = options.returnAll ? Number.POSITIVE_INFINITY : Math.max(1, options.limit);
 	const pageSize = Math.min(PAGE_SIZE_MAX, max);
-	const first = await fetchPage(this, path, query, pageSize, undefined, options.itemIndex);
+	const first = await getPage(this, path, query, pageSize, undefined, options.itemIndex);
 
 	if (first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT) {
 		const out = new Collector(max);
@@ -119,7 +153,7 @@ async function planSplit(
 		const parts: Leaf[] = [];
 		for (const value of values) {
 			const query: Query = { ...whole.query, ...options.splitQuery, [dimension.param]: [value] };
-			parts.push({ query, first: await fetchPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex) });
+			parts.push({ query, first: await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex) });
 		}
 		const sum = parts.reduce((total, part) => total + part.first.total_count, 0);
 		if (sum !== whole.first.total_count) {
@@ -147,24 +181,9 @@ async function walk(
 	out: Collector,
 	itemIndex: number | undefined,
 ): Promise<void> {
-	const maxPages = Math.ceil(DEPTH_LIMIT / pageSize) + 1;
-	const seen = new Set<string>();
-	let page = leaf.first;
-	for (let pages = 1; ; pages++) {
+	for await (const page of eachPage(ctx, path, leaf.query, { pageSize, itemIndex, first: leaf.first })) {
 		out.add(page.data);
-		if (out.full || !page.next_cursor) return;
-		const cursor = page.next_cursor;
-		if (seen.has(cursor) || pages >= maxPages) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				seen.has(cursor)
-					? `GET ${path} returned a cursor it had already returned; stopped to avoid an endless loop`
-					: `GET ${path} kept returning pages past the ${DEPTH_LIMIT}-item limit; stopped after ${pages} pages`,
-				{ itemIndex },
-			);
-		}
-		seen.add(cursor);
-		page = await fetchPage(ctx, path, leaf.query, pageSize, cursor, itemIndex);
+		if (out.full) return;
 	}
 }
 
@@ -191,16 +210,4 @@ class Collector {
 			this.items.push(item);
 		}
 	}
-}
-
-/** GET /v1/folders answers with a bare array or an object holding it. */
-export function unwrapList(body: unknown): IDataObject[] | undefined {
-	if (Array.isArray(body)) return body as IDataObject[];
-	if (!body || typeof body !== 'object') return undefined;
-	const record = body as IDataObject;
-	for (const key of ['data', 'folders', 'items', 'results']) {
-		if (Array.isArray(record[key])) return record[key] as IDataObject[];
-	}
-	const arrays = Object.values(record).filter(Array.isArray);
-	return arrays.length === 1 ? (arrays[0] as IDataObject[]) : undefined;
 }

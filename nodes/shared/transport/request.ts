@@ -1,36 +1,11 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	ILoadOptionsFunctions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-	IPollFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, type Environment, SERVERS } from '../constants';
+import { CREDENTIAL_TYPE } from '../constants';
+import { type ApiContext, baseUrlOf, getApiCredentials } from './credentials';
 import { type ErrorContext, keyEnvironmentHint, networkError, problemError } from './errors';
 import { buildUrl, type Query } from './query';
 import { nextDelay, type Failure } from './retry';
-
-export type ApiContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IWebhookFunctions
-	| IPollFunctions;
-
-export interface VirtualMailboxCredentials {
-	environment?: Environment;
-	baseUrl?: string;
-	apiKey?: string;
-	webhookSecret?: string;
-	previousWebhookSecret?: string;
-}
 
 export interface RequestOptions {
 	query?: Query;
@@ -40,34 +15,10 @@ export interface RequestOptions {
 	secrets?: string[];
 }
 
-export function baseUrlOf(credentials: VirtualMailboxCredentials): string {
-	if (credentials.environment === 'custom') return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
-	return credentials.environment === 'sandbox' ? SERVERS.sandbox : SERVERS.production;
-}
-
-/** Per node run (the context object): a Return All of 100 pages reads the credential once, not 100 times. */
-const credentialsByContext = new WeakMap<object, Promise<VirtualMailboxCredentials>>();
-
-/** Set (or with `undefined`, drop) the credential this context's requests use. */
-export function rememberCredentials(ctx: ApiContext, credentials: VirtualMailboxCredentials | undefined): void {
-	if (credentials) credentialsByContext.set(ctx, Promise.resolve(credentials));
-	else credentialsByContext.delete(ctx);
-}
-
-export async function getApiCredentials(this: ApiContext): Promise<VirtualMailboxCredentials> {
-	let credentials = credentialsByContext.get(this);
-	if (!credentials) {
-		credentials = this.getCredentials(CREDENTIAL_TYPE) as Promise<VirtualMailboxCredentials>;
-		credentialsByContext.set(this, credentials);
-		credentials.catch(() => credentialsByContext.delete(this));
-	}
-	return await credentials;
-}
-
 /**
  * The one place that talks HTTP to the API: base URL from the credential, bearer auth through
  * n8n, query encoding, retries (429 always; 5xx and network errors for GET only) and
- * problem details → NodeApiError. Returns the parsed body (undefined for an empty one).
+ * problem details → NodeApiError. Returns the parsed body; an empty body gives `{}`.
  */
 export async function apiRequest(
 	this: ApiContext,
@@ -104,7 +55,8 @@ export async function apiRequest(
 			{ credentialsDecrypted },
 		)) as IN8nHttpFullResponse,
 	);
-	return emptyToUndefined(response.body) as IDataObject;
+	const body = response.body;
+	return (body === '' || body === null || body === undefined ? {} : body) as IDataObject;
 }
 
 /**
@@ -201,33 +153,4 @@ export function fileNameOf(disposition: string, path: string, fallback: string):
 	if (plain) return plain[1].trim();
 	const last = path.split('/').filter(Boolean).pop();
 	return last ? decodeURIComponent(last) : fallback;
-}
-
-function emptyToUndefined(body: unknown): unknown {
-	if (body === '' || body === null) return undefined;
-	return body;
-}
-
-/**
- * Download `url` into `item.binary[property]`; a failure is written into the item as
- * `download_error` instead of losing the item (triggers must not drop events).
- */
-export async function attachDownload(
-	this: IWebhookFunctions | IPollFunctions | IExecuteFunctions,
-	item: INodeExecutionData,
-	url: unknown,
-	fallbackName: string,
-	property: string,
-	missing = 'No file link to download',
-): Promise<void> {
-	if (typeof url !== 'string' || url === '') {
-		item.json.download_error = missing;
-		return;
-	}
-	try {
-		const file = await downloadFile.call(this, url, fallbackName);
-		item.binary = { ...(item.binary ?? {}), [property]: await this.helpers.prepareBinaryData(file.data, file.fileName, file.contentType) };
-	} catch (error) {
-		item.json.download_error = (error as Error).message;
-	}
 }

@@ -1,16 +1,10 @@
-/**
- * Retry policy, pure. A request the server may already have acted on is never retried blindly:
- * 5xx and network errors are retried for GET only; 429 (the server did not act) for any method.
- * Mutable so tests and benchmarks can shorten the waits; the node never changes it.
- */
-export const retryPolicy = {
-	maxAttempts: 5,
-	/** Total time a request may spend waiting between attempts. */
-	budgetMs: 60_000,
-	baseDelayMs: 1_000,
-	maxDelayMs: 20_000,
-};
+import { retryPolicy } from '../state/retryPolicy';
 
+/**
+ * Retry policy, pure (its numbers live in state/retryPolicy). A request the server may already
+ * have acted on is never retried blindly: 5xx and network errors are retried for GET only; 429
+ * (the server did not act) for any method.
+ */
 export type Failure = { kind: 'status'; status: number; retryAfter?: string } | { kind: 'network' };
 
 /** Seconds (`"3"`) or an HTTP date; returns milliseconds to wait, or undefined when unusable. */
@@ -45,7 +39,7 @@ export function nextDelay(
 ): number | undefined {
 	if (!isRetryable(method, failure) || attempt >= policy.maxAttempts) return undefined;
 	const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
-	// Exponential backoff with full jitter when the server gave no Retry-After.
+	// Exponential backoff with equal jitter (half fixed, half random) when the server gave no Retry-After.
 	const delay =
 		asked ?? Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);
 	if (waitedMs + delay > policy.budgetMs) return undefined;

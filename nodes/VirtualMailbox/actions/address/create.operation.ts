@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { ADDRESS_TYPES } from '../../../shared/constants';
-import { checkOneOf, requireText } from '../../../shared/params';
+import { checkOneOf, requireText } from '../../../shared/validate';
 import { apiRequest } from '../../../shared/transport';
 import { ADDRESS_FIELDS, addressTypeField } from './Address.fields';
 import { forOperation } from '../../../shared/display';

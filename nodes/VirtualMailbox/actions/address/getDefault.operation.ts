@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { ADDRESS_TYPES } from '../../../shared/constants';
-import { checkOneOf } from '../../../shared/params';
+import { checkOneOf } from '../../../shared/validate';
 import { apiRequest } from '../../../shared/transport';
 import { addressTypeField } from './Address.fields';
 import { forOperation } from '../../../shared/display';

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { getId } from '../../../shared/params';
+import { getId, requireChanges } from '../../../shared/validate';
 import { apiRequest, segment } from '../../../shared/transport';
 import { ADDRESS_FIELDS, addressIdField } from './Address.fields';
 import { forOperation } from '../../../shared/display';
@@ -27,8 +26,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const { param, field } of ADDRESS_FIELDS) if (fields[param] !== undefined) body[field] = String(fields[param]);
-	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex: i, description: 'Add at least one field under Update Fields.' });
-	}
+	requireChanges.call(this, body, i, 'Add at least one field under Update Fields.');
 	return await apiRequest.call(this, 'PATCH', `/v1/addresses/${segment(id)}`, { body, itemIndex: i });
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../../shared/params';
+import { requireText } from '../../../shared/validate';
 import { apiRequest } from '../../../shared/transport';
 import { accountNumberField, withoutAccountNumber } from './BankAccount.fields';
 import { forOperation } from '../../../shared/display';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getId } from '../../../shared/params';
+import { getId, requireChanges } from '../../../shared/validate';
 import { apiRequest, segment } from '../../../shared/transport';
 import { accountNumberField, bankAccountLocator, withoutAccountNumber } from './BankAccount.fields';
 import { forOperation } from '../../../shared/display';
@@ -38,12 +38,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		if (value === '') throw new NodeOperationError(this.getNode(), `${label} cannot be empty`, { itemIndex: i });
 		body[field] = value;
 	}
-	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
-			itemIndex: i,
-			description: 'Add Bank Name, Bank State or Account Number under Update Fields.',
-		});
-	}
+	requireChanges.call(this, body, i, 'Add Bank Name, Bank State or Account Number under Update Fields.');
 	const secrets = body.account_number ? [String(body.account_number)] : [];
 	const updated = await apiRequest.call(this, 'PATCH', `/v1/bank-accounts/${segment(id)}`, { body, itemIndex: i, secrets });
 	return withoutAccountNumber(updated);

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checkColor, requireText } from '../../../shared/params';
+import { checkColor, requireText } from '../../../shared/validate';
 import { apiRequest } from '../../../shared/transport';
 import { colorField } from './Folder.fields';
 import { forOperation } from '../../../shared/display';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
-import { folderLocator } from '../../../shared/params';
+import { folderLocator } from '../../../shared/descriptions';
 import { apiRequest, segment } from '../../../shared/transport';
 import { forOperation } from '../../../shared/display';
 

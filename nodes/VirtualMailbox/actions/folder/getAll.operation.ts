@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { listAllFolders } from '../../../shared/folders';
-import { readReturnAll, returnAllAndLimit } from '../../../shared/params';
+import { returnAllAndLimit } from '../../../shared/descriptions';
+import { readReturnAll } from '../../../shared/validate';
 import { forOperation } from '../../../shared/display';
 
 export const description: INodeProperties[] = forOperation('folder', 'getAll', returnAllAndLimit(),

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
-import { checkColor, folderLocator } from '../../../shared/params';
+import { folderLocator } from '../../../shared/descriptions';
+import { checkColor, requireChanges } from '../../../shared/validate';
 import { apiRequest, segment } from '../../../shared/transport';
 import { colorField } from './Folder.fields';
 import { forOperation } from '../../../shared/display';
@@ -29,11 +30,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		body.name = name;
 	}
 	if (fields.color !== undefined) body.color = checkColor.call(this, fields.color, i);
-	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
-			itemIndex: i,
-			description: 'Add Name or Color under Update Fields.',
-		});
-	}
+	requireChanges.call(this, body, i, 'Add Name or Color under Update Fields.');
 	return await apiRequest.call(this, 'PATCH', `/v1/folders/${segment(id)}`, { body, itemIndex: i });
 }

@@ -1,77 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { MAIL_STATUSES, MAIL_TYPES, SCAN_STATUSES } from '../../../shared/constants';
-import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
-import { folderLocator, optionsOf, readReturnAll, returnAllAndLimit } from '../../../shared/params';
-import { listPaginated, type Query } from '../../../shared/transport';
+import { returnAllAndLimit } from '../../../shared/descriptions';
 import { forOperation } from '../../../shared/display';
-
-/** The GET /v1/mails filters, shared with the poll trigger so both offer the same values. */
-export const MAIL_FILTERS: INodeProperties[] = [
-	{
-		displayName: 'Arrived',
-		name: 'arrived',
-		type: 'options',
-		default: 'week',
-		description: 'Only mail that arrived within this period',
-		options: [
-			{ name: 'Past Week', value: 'week' },
-			{ name: 'Past Month', value: 'month' },
-			{ name: 'Past Half Year', value: 'half_year' },
-			{ name: 'Past Year', value: 'year' },
-		],
-	},
-	{ ...folderLocator({ required: false, description: 'Only mail filed in this folder' }) },
-	{
-		displayName: 'Is Read',
-		name: 'isRead',
-		type: 'options',
-		default: 'false',
-		options: [
-			{ name: 'Read', value: 'true' },
-			{ name: 'Unread', value: 'false' },
-		],
-	},
-	{
-		displayName: 'Mail Type',
-		name: 'mailType',
-		type: 'multiOptions',
-		default: [],
-		options: optionsOf(MAIL_TYPES),
-	},
-	{
-		displayName: 'Scan Status',
-		name: 'scanStatus',
-		type: 'multiOptions',
-		default: [],
-		description: '"None" selects mail with no scan requested',
-		options: optionsOf(SCAN_STATUSES),
-	},
-	{
-		displayName: 'Search',
-		name: 'search',
-		type: 'string',
-		default: '',
-		description: 'Free text the service matches against the mail item, such as a sender name',
-	},
-	{
-		displayName: 'Sort',
-		name: 'sort',
-		type: 'options',
-		default: 'newest',
-		options: [
-			{ name: 'Newest First', value: 'newest' },
-			{ name: 'Oldest First', value: 'oldest' },
-		],
-	},
-	{
-		displayName: 'Status',
-		name: 'status',
-		type: 'multiOptions',
-		default: [],
-		options: optionsOf(MAIL_STATUSES),
-	},
-];
+import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
+import { MAIL_FILTERS, MAIL_SPLITS, mailQuery } from '../../../shared/mail';
+import { listPaginated } from '../../../shared/transport';
+import { locatorValue, readReturnAll } from '../../../shared/validate';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit(),
@@ -87,28 +21,11 @@ const properties: INodeProperties[] = [
 
 export const description = forOperation('mail', 'getAll', properties);
 
-const toList = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : value ? [String(value)] : []);
-
-/** Pure: the node's filters → the GET /v1/mails query. */
-export function mailQuery(filters: IDataObject, folderId?: string): Query {
-	return {
-		status: toList(filters.status),
-		mail_type: toList(filters.mailType),
-		scan_status: toList(filters.scanStatus),
-		folder_id: folderId,
-		search: filters.search as string | undefined,
-		sort: filters.sort as string | undefined,
-		arrived: filters.arrived as string | undefined,
-		is_read: filters.isRead as string | undefined,
-	};
-}
-
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const { returnAll, limit } = readReturnAll.call(this, i);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const folder = filters.folderId as FolderChoice | string | undefined;
-	const folderValue = folder && typeof folder === 'object' ? folder.value : folder;
-	const folderId = folderValue ? await resolveFolderId.call(this, folder, i) : undefined;
+	const folderId = locatorValue(folder) ? await resolveFolderId.call(this, folder, i) : undefined;
 	const query = mailQuery(filters, folderId);
 	const sort = (filters.sort as string | undefined) ?? 'newest';
 	const time = (item: IDataObject) => Date.parse(String(item.arrival_date ?? '')) || 0;
@@ -117,13 +34,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		returnAll,
 		limit,
 		itemIndex: i,
-		// Exclusive partitions of the mailbox the API can filter on, tried in this order.
-		splits: [
-			{ param: 'status', values: MAIL_STATUSES },
-			{ param: 'mail_type', values: MAIL_TYPES },
-			{ param: 'scan_status', values: SCAN_STATUSES },
-			{ param: 'is_read', values: ['true', 'false'] },
-		],
+		splits: MAIL_SPLITS,
 		splitQuery: { sort },
 		order: (a, b) => (sort === 'oldest' ? time(a) - time(b) : time(b) - time(a)),
 		narrowHint: 'the Arrived, Folder or Search filter',

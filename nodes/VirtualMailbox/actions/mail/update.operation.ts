@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
-import { folderLocator, getId } from '../../../shared/params';
+import { folderLocator } from '../../../shared/descriptions';
+import { getId, requireChanges } from '../../../shared/validate';
 import { apiRequest, segment } from '../../../shared/transport';
 import { mailIdField } from './Mail.fields';
 import { forOperation } from '../../../shared/display';
@@ -58,11 +59,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	}
 	if (fields.removeFromFolder === true) body.folder_id = null;
 	if (fields.isRead !== undefined) body.is_read = fields.isRead === true;
-	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
-			itemIndex: i,
-			description: 'Add Folder, Take Out of Folder or Is Read under Update Fields.',
-		});
-	}
+	requireChanges.call(this, body, i, 'Add Folder, Take Out of Folder or Is Read under Update Fields.');
 	return await apiRequest.call(this, 'PATCH', `/v1/mails/${segment(id)}`, { body, itemIndex: i });
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getId } from '../../../shared/params';
+import { getId } from '../../../shared/validate';
 import { apiRequest, getApiCredentials, segment } from '../../../shared/transport';
 import { scanIdField } from './Scan.fields';
 import { forOperation } from '../../../shared/display';

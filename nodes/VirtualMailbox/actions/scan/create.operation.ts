@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checkOneOf, getId } from '../../../shared/params';
+import { checkOneOf, getId } from '../../../shared/validate';
 import { apiRequest } from '../../../shared/transport';
 import { mailIdField } from '../mail/Mail.fields';
 import { forOperation } from '../../../shared/display';

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readReturnAll, returnAllAndLimit } from '../../../shared/params';
+import { returnAllAndLimit } from '../../../shared/descriptions';
+import { readReturnAll } from '../../../shared/validate';
 import { listPaginated } from '../../../shared/transport';
 import { forOperation } from '../../../shared/display';
 

@@ -1,11 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+// Checks of parameter values at run time: a bad value fails before any request, naming the
+// parameter and what is valid.
 
 export type IdKind = 'numeric' | 'text';
 
-/** Options from API values: `large_letter` → "Large letter". */
-export function optionsOf(values: readonly string[]): Array<{ name: string; value: string }> {
-	return values.map((value) => ({ name: value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()), value }));
+/** A resource locator ({ mode, value }) or, in older or hand-written workflows, a plain value → the value. */
+export function locatorValue(raw: unknown): unknown {
+	return raw && typeof raw === 'object' ? (raw as IDataObject).value : raw;
 }
 
 /**
@@ -13,9 +16,7 @@ export function optionsOf(values: readonly string[]): Array<{ name: string; valu
  * hand-written workflows, a plain string; check it before any request is made.
  */
 export function getId(this: IExecuteFunctions, name: string, itemIndex: number, label: string, kind: IdKind): string {
-	const raw = this.getNodeParameter(name, itemIndex, '') as unknown;
-	const value = raw && typeof raw === 'object' ? (raw as IDataObject).value : raw;
-	return checkId.call(this, value, label, kind, itemIndex);
+	return checkId.call(this, locatorValue(this.getNodeParameter(name, itemIndex, '')), label, kind, itemIndex);
 }
 
 export function checkId(this: IExecuteFunctions, value: unknown, label: string, kind: IdKind, itemIndex: number): string {
@@ -61,28 +62,6 @@ export function checkOneOf<T extends string>(
 	return value as T;
 }
 
-/** Return All + Limit, with the wording and defaults n8n's lint expects. */
-export function returnAllAndLimit(): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { returnAll: [false] } },
-		},
-	];
-}
-
 export function readReturnAll(this: IExecuteFunctions, itemIndex: number): { returnAll: boolean; limit: number } {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? 0 : (this.getNodeParameter('limit', itemIndex, 50) as number);
@@ -92,35 +71,8 @@ export function readReturnAll(this: IExecuteFunctions, itemIndex: number): { ret
 	return { returnAll, limit };
 }
 
-/** Resource locator for a folder: from a searchable list or by ID. */
-export function folderLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
-	return {
-		displayName: 'Folder',
-		name: 'folderId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchFolders', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: '12',
-				validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'A folder ID is a number' } }],
-			},
-			{
-				displayName: 'By Name',
-				name: 'name',
-				type: 'string',
-				placeholder: 'Bills',
-			},
-		],
-		...overrides,
-	} as INodeProperties;
+/** An update must change something: fails with `hint` (what to add) when `body` is empty. */
+export function requireChanges(this: IExecuteFunctions, body: IDataObject, itemIndex: number, hint: string): IDataObject {
+	if (Object.keys(body).length === 0) throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: hint });
+	return body;
 }

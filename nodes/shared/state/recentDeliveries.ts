@@ -1,0 +1,26 @@
+/**
+ * Holds: `scope|resource|status` → receipt time of the deliveries the webhook trigger accepted
+ * recently in this process. n8n saves a workflow's static data only after a delivery has been
+ * handled, so two copies arriving at the same moment would both read the old state; this catches
+ * them.
+ * Bound: RECENT_MAX entries; past it the oldest tenth is dropped (Map keeps insertion order).
+ * Several processes: not shared. Copies that reach two processes at once are caught only by static
+ * data, which n8n saves last-writer-wins.
+ */
+const RECENT_MAX = 10_000;
+const recent = new Map<string, number>();
+
+export const recentDeliveries = {
+	get: (key: string) => recent.get(key),
+	set(key: string, at: number): void {
+		recent.set(key, at);
+		if (recent.size <= RECENT_MAX) return;
+		let drop = RECENT_MAX / 10;
+		for (const old of recent.keys()) {
+			if (drop-- <= 0) break;
+			recent.delete(old);
+		}
+	},
+	/** Forget everything, as a restart would (tests). */
+	clear: () => recent.clear(),
+};

@@ -1,0 +1,68 @@
+import type { IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, type Environment, SERVERS } from '../constants';
+import { keptCredentials } from '../state/keptCredentials';
+import { runCredentials } from '../state/runCredentials';
+
+export type ApiContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IPollFunctions;
+
+export interface VirtualMailboxCredentials {
+	environment?: Environment;
+	baseUrl?: string;
+	apiKey?: string;
+	webhookSecret?: string;
+	previousWebhookSecret?: string;
+}
+
+export function baseUrlOf(credentials: VirtualMailboxCredentials): string {
+	if (credentials.environment === 'custom') return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	return credentials.environment === 'sandbox' ? SERVERS.sandbox : SERVERS.production;
+}
+
+/** The credential of this node run: read once, then shared by every request of the run. */
+export async function getApiCredentials(this: ApiContext): Promise<VirtualMailboxCredentials> {
+	let credentials = runCredentials.get(this);
+	if (!credentials) {
+		credentials = this.getCredentials(CREDENTIAL_TYPE) as Promise<VirtualMailboxCredentials>;
+		runCredentials.set(this, credentials);
+		credentials.catch(() => runCredentials.delete(this));
+	}
+	return await credentials;
+}
+
+function keptKey(ctx: IWebhookFunctions | IHookFunctions): string {
+	const node = ctx.getNode();
+	return `${ctx.getWorkflow().id ?? ''}/${node.name}/${node.credentials?.[CREDENTIAL_TYPE]?.id ?? ''}`;
+}
+
+/**
+ * The webhook trigger's credential: the copy kept from an earlier delivery (state/keptCredentials),
+ * or, with `fresh` or none kept, a new read. Either becomes this delivery's run credential, so its
+ * API calls use the same copy.
+ */
+export async function webhookCredentials(
+	this: IWebhookFunctions,
+	now: number,
+	fresh = false,
+): Promise<{ credentials: VirtualMailboxCredentials; cached: boolean }> {
+	const key = keptKey(this);
+	const kept = fresh ? undefined : keptCredentials.get(key, now);
+	if (kept) {
+		runCredentials.set(this, Promise.resolve(kept));
+		return { credentials: kept, cached: true };
+	}
+	if (fresh) runCredentials.delete(this);
+	const credentials = await getApiCredentials.call(this);
+	keptCredentials.set(key, credentials, now);
+	return { credentials, cached: false };
+}
+
+/** Activation and deactivation start from the stored credential. */
+export function forgetWebhookCredentials(ctx: IHookFunctions): void {
+	keptCredentials.delete(keptKey(ctx));
+}

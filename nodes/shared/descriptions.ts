@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 // Builders of parameter declarations shared by several operations or nodes. The linter reads the
 // literal declarations inside them (options sorted, lint-approved wording).
@@ -30,21 +30,22 @@ export function returnAllAndLimit(): INodeProperties[] {
 	];
 }
 
-/** Resource locator for a folder: from a searchable list or by ID. */
-export function folderLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+/** A resource locator whose first mode is a searchable list filled by `searchListMethod`, then `modes`. */
+export function listLocator(displayName: string, name: string, searchListMethod: string, modes: INodePropertyMode[]): INodeProperties {
 	return {
-		displayName: 'Folder',
-		name: 'folderId',
+		displayName,
+		name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchFolders', searchable: true },
-			},
+		modes: [{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod, searchable: true } }, ...modes],
+	};
+}
+
+/** Resource locator for a folder: from a searchable list, by ID or by name. */
+export function folderLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		...listLocator('Folder', 'folderId', 'searchFolders', [
 			{
 				displayName: 'By ID',
 				name: 'id',
@@ -52,13 +53,8 @@ export function folderLocator(overrides: Partial<INodeProperties> = {}): INodePr
 				placeholder: '12',
 				validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'A folder ID is a number' } }],
 			},
-			{
-				displayName: 'By Name',
-				name: 'name',
-				type: 'string',
-				placeholder: 'Bills',
-			},
-		],
+			{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'Bills' },
+		]),
 		...overrides,
 	} as INodeProperties;
 }

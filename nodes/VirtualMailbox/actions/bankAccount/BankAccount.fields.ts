@@ -1,7 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { listLocator } from '../../../shared/descriptions';
-
 export const accountNumberField: INodeProperties = {
 	displayName: 'Account Number',
 	name: 'accountNumber',
@@ -11,9 +9,22 @@ export const accountNumberField: INodeProperties = {
 	description: 'Full bank account number. Write-only: the API and this node only ever return its last 4 digits.',
 };
 
-export const bankAccountLocator: INodeProperties = listLocator('Bank Account', 'bankAccountId', 'searchBankAccounts', [
-	{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'b3e1c7a2-…' },
-]);
+export const bankAccountLocator: INodeProperties = {
+	displayName: 'Bank Account',
+	name: 'bankAccountId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchBankAccounts', searchable: true },
+		},
+		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'b3e1c7a2-…' },
+	],
+};
 
 /** Bank account numbers are write-only: never let a full number reach an output. */
 export function withoutAccountNumber(account: IDataObject): IDataObject {

@@ -1,0 +1,8 @@
+// GET /v1/account and its mailing address.
+export default function accountRoutes(route, { mailbox }) {
+	route('GET', '/v1/account', () => mailbox.db.account);
+	route('GET', '/v1/account/mailing-address', () => ({
+		box_number: mailbox.db.account.box_number, formatted: `2108 N St PMB ${mailbox.db.account.box_number}, Sacramento, CA, 95816, US`,
+		line1: '2108 N St', line2: null, line3: null, city: 'Sacramento', state: 'CA', postal_code: '95816', country: 'US',
+	}));
+}

@@ -1,0 +1,117 @@
+// The service's webhook sender (docs/api.md, "Webhooks"): subscriptions, payloads in their own
+// names and upper-case values, signed deliveries sent once with no retry, and crafted variants
+// (forged, tampered, stale, future, unsigned) for the trigger's tests.
+import crypto from 'node:crypto';
+import { TYPE_LABELS } from './data.mjs';
+import { iso } from './mailbox.mjs';
+
+export const scanEvent = (scan) => (scan.type === 'UNBOXING_REQUEST' ? 'open-update' : 'scan-update');
+
+export class WebhookSender {
+	constructor(mailbox, secret) {
+		this.mailbox = mailbox;
+		this.secret = secret;
+		this.subscriptions = [];
+		this.deliveries = [];
+	}
+
+	subscribe(event, url) {
+		if (!this.subscriptions.some((w) => w.event === event && w.url === url)) this.subscriptions.push({ event, url });
+	}
+
+	sign(raw, { secret = this.secret, timestamp = Date.now() } = {}) {
+		return {
+			'content-type': 'application/json',
+			'USGM-Webhook-Signature': crypto.createHmac('sha256', secret).update(`${timestamp}.`).update(raw).digest('hex'),
+			'USGM-Webhook-Timestamp': String(timestamp),
+		};
+	}
+
+	/** POST one delivery, once, no retry; record the outcome. */
+	async post(event, url, raw, headers, variant) {
+		const record = { event, url, variant, status: null, error: null, at: iso() };
+		try {
+			const response = await fetch(url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
+			record.status = response.status;
+			await response.arrayBuffer();
+		} catch (error) {
+			record.error = error.message;
+		}
+		this.deliveries.push(record);
+		return record;
+	}
+
+	/** Send `payload` to `url`, or to every subscription of `event`. */
+	async send(event, payload, { variant = 'valid', url, timestamp } = {}) {
+		const targets = url ? [url] : this.subscriptions.filter((w) => w.event === event).map((w) => w.url);
+		const raw = Buffer.from(JSON.stringify(payload));
+		const results = [];
+		for (const target of targets) {
+			let body = raw;
+			let headers;
+			if (variant === 'forged') headers = this.sign(raw, { secret: 'whsec_forged_by_someone_else' });
+			else if (variant === 'stale') headers = this.sign(raw, { timestamp: Date.now() - 60 * 60_000 });
+			else if (variant === 'future') headers = this.sign(raw, { timestamp: Date.now() + 60 * 60_000 });
+			else if (variant === 'unsigned') headers = { 'content-type': 'application/json' };
+			else if (variant === 'tampered') {
+				headers = this.sign(raw);
+				body = Buffer.from(JSON.stringify({ ...payload, sender_name: 'Mallory' }));
+			} else headers = this.sign(raw, { timestamp });
+			results.push(await this.post(event, target, body, headers, variant));
+		}
+		return results;
+	}
+
+	/** The payload of `event` for a record (mail item, scan or shipment). */
+	payload(event, record) {
+		const mailbox = this.mailbox;
+		if (event === 'new-mail') {
+			const m = record;
+			return {
+				id: Number(m.id), mail_type: m.mail_type.toUpperCase(), mail_status: m.mail_status.toUpperCase(), weight: m.weight.toFixed(2),
+				measurement: Object.fromEntries(Object.entries(m.measurement).map(([k, v]) => [k, v.toFixed(2)])),
+				recipient_name: m.recipient_name, sender_name: m.sender_name, image_url: mailbox.signedUrl(`/files/envelopes/${m.id}.jpg`),
+				message: `New ${TYPE_LABELS[m.mail_type].toLowerCase()} from ${m.sender_name}`,
+			};
+		}
+		if (event === 'scan-update') {
+			const s = record;
+			const m = mailbox.mailById(s.mail_id);
+			return {
+				id: Number(m.id), uuid: s.id, mail_type: m.mail_type.toUpperCase(), current_status: s.status,
+				scan_result_url: mailbox.signedUrl(`/files/scans/${s.id}.pdf`),
+				...(s.label ? { ai_label: s.label } : {}), ...(s.summary ? { ai_summary: s.summary.join('\n') } : {}),
+				recipient_name: m.recipient_name, sender_name: m.sender_name, message: `Scan ${s.status.toLowerCase()}`,
+			};
+		}
+		if (event === 'open-update') {
+			const s = record;
+			const m = mailbox.mailById(s.mail_id);
+			return {
+				id: Number(m.id), uuid: s.id, mail_type: m.mail_type.toUpperCase(), current_status: s.status,
+				open_result_url: mailbox.signedUrl(`/files/opens/${s.id}.pdf`), recipient_name: m.recipient_name, sender_name: m.sender_name,
+				message: `Open request ${s.status.toLowerCase()}`,
+			};
+		}
+		if (event === 'shipment-update') {
+			const sh = record;
+			const d = sh.destination ?? {};
+			return {
+				id: sh.id, status: sh.status.toUpperCase(), service: sh.service_name ?? '', tracking_data: sh.tracking_number ?? '', auto_forward: 'false',
+				destination_address: {
+					name: d.name ?? '', address_line: d.line1 ?? '', address_line_2: d.line2 ?? '', address_line_3: '', city: d.city ?? '', state: d.state ?? '',
+					postal_code: d.postal_code ?? '', country: d.country ?? '', address_type: 'shipping', tax_id: '', phone_number: '',
+				},
+				message: `Shipment ${sh.status}`,
+			};
+		}
+		return undefined;
+	}
+
+	/** Send the payload of `event` for `record` to its subscriptions. */
+	async notify(event, record) {
+		return await this.send(event, this.payload(event, record));
+	}
+}
+
+export const EVENTS = ['new-mail', 'scan-update', 'open-update', 'shipment-update'];

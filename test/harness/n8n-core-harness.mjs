@@ -1,17 +1,27 @@
 // Runs the BUILT package through n8n's own execution code (n8n-core's loader, Workflow,
 // WorkflowExecute, node contexts and real httpRequestWithAuthentication), as real n8n does.
+// By default that is the n8n-core and n8n-workflow of this repository's devDependencies (n8n 2.x);
+// with VMB_N8N_CORE=<folder of test/cores> it is that line's, installed and given a copy of the
+// built package by test/setup/unit-setup.mjs.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
+import { describeCoreLine } from '../setup/n8n-core-line.mjs';
 
-const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-harness-'));
 
+/** The core line under test and the package folder it loads (a staged copy for another line). */
+const line = process.env.VMB_N8N_CORE ? describeCoreLine(process.env.VMB_N8N_CORE) : undefined;
+const PACKAGE_DIR = line ? line.packageDir : ROOT;
+const require = createRequire(line ? path.join(line.dir, 'package.json') : import.meta.url);
 const core = require('n8n-core');
 const { Workflow, ICredentialsHelper, NodeHelpers } = require('n8n-workflow');
+/** The n8n-core version the tests run on (package metadata). */
+export const CORE_VERSION = require('n8n-core/package.json').version;
+export const CORE_MAJOR = Number(CORE_VERSION.split('.')[0]);
 
 export const PACKAGE = 'n8n-nodes-virtual-mailbox';
 export const TYPES = {
@@ -24,7 +34,7 @@ let loaderPromise;
 /** The package as n8n loads it: from the "n8n" block of package.json, out of dist/. */
 export function loadPackage() {
 	loaderPromise ??= (async () => {
-		const loader = new core.PackageDirectoryLoader(ROOT);
+		const loader = new core.PackageDirectoryLoader(PACKAGE_DIR);
 		await loader.loadAll();
 		return loader;
 	})();
@@ -33,7 +43,7 @@ export function loadPackage() {
 
 /** Require a built module of the package (the same instance n8n's loader uses). */
 export function dist(relative) {
-	return require(path.join(ROOT, 'dist', relative));
+	return require(path.join(PACKAGE_DIR, 'dist', relative));
 }
 
 const INPUT_TYPE = 'harness.input';
@@ -193,7 +203,9 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
 	const execute = new core.WorkflowExecute(additionalData, 'manual');
 	let run;
 	try {
-		run = await execute.run({ workflow, startNode: workflow.getNode('Input') });
+		const startNode = workflow.getNode('Input');
+		// n8n-core 2.x takes one options object; 1.x takes (workflow, startNode).
+		run = CORE_MAJOR >= 2 ? await execute.run({ workflow, startNode }) : await execute.run(workflow, startNode);
 	} catch (error) {
 		// n8n's own pre-run checks (for example an empty required parameter) stop the run here.
 		return { items: [], error, run: undefined };

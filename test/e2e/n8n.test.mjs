@@ -1,4 +1,5 @@
-// End-to-end: the built package inside real n8n 2.41.1 against the local simulator.
+// End-to-end: the built package inside real n8n (the runtime VMB_N8N names; 2.41.1 by default)
+// against the local simulator.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -67,6 +68,32 @@ async function run(name, payload = {}) {
 	const raw = mine().slice(before);
 	return { items: Array.isArray(items) ? items : [items], requests: raw.map((r) => `${r.method} ${r.path}`), raw };
 }
+
+describe('the runtime and the credential in real n8n', () => {
+	test('n8n runs the chosen runtime and loaded the package under its real type names', async () => {
+		const settings = (await rest.call('GET', '/rest/settings')).data;
+		expect(settings.versionCli).toBe(n8n.runtime.n8nVersion);
+		const types = await rest.call('GET', '/types/nodes.json');
+		const ours = [...new Set(types.filter((t) => t.name.startsWith('n8n-nodes-virtual-mailbox.')).map((t) => t.name))].sort();
+		// n8n adds an AI-tool variant of the action node (usableAsTool).
+		expect(ours).toEqual(['virtualMailbox', 'virtualMailboxPollTrigger', 'virtualMailboxTool', 'virtualMailboxTrigger'].map((t) => `n8n-nodes-virtual-mailbox.${t}`));
+	});
+
+	test('the credential test of the editor accepts the simulator key and rejects a wrong one with its message', async () => {
+		// As the editor sends it: the stored credential with the fields being edited.
+		const testCredential = async (apiKey) => (await rest.call('POST', '/rest/credentials/test', { credentials: { ...credentialFor(sim), data: { ...credentialFor(sim).data, apiKey } } })).data;
+		const before = sim.requests.length;
+		expect(await testCredential(sim.apiKey)).toMatchObject({ status: 'OK' });
+		const wrong = await testCredential('test_sk_wrong_key_for_the_test');
+		expect(wrong.status).toBe('Error');
+		expect(wrong.message).toMatch(/Authorization failed|401|invalid/i);
+		// n8n's credential test sends the failing request more than once; every one with the key under test.
+		const [first, ...others] = sim.requests.slice(before).map((r) => `${r.method} ${r.path} ${r.key}`);
+		expect(first).toBe('GET /v1/account full');
+		expect(others.length).toBeGreaterThan(0);
+		expect(new Set(others)).toEqual(new Set(['GET /v1/account invalid']));
+	});
+});
 
 describe('every operation of the action node in real n8n', () => {
 	test('mail getAll with filters and Limit', async () => {

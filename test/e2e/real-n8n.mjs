@@ -32,8 +32,8 @@ export async function freePort() {
  * Prepare a user folder (package symlinked into .n8n/nodes/node_modules, credentials and workflows
  * imported) and start `n8n start`. Resolves once n8n answers and the listed webhooks are registered.
  */
-export async function startN8n({ userFolder, port, credentials = [], workflows = [], waitForWebhooks = [], dev = false, env: extraEnv = {}, nodeArgs = [], extraPackages = [], log = () => {} }) {
-	const runtime = await ensureRuntime();
+export async function startN8n({ userFolder, port, credentials = [], workflows = [], waitForWebhooks = [], dev = false, env: extraEnv = {}, nodeArgs = [], extraPackages = [], log = () => {}, runtime: runtimeName }) {
+	const runtime = await ensureRuntime({ name: runtimeName });
 	const brokerPort = await freePort();
 	fs.mkdirSync(path.join(userFolder, 'tmp'), { recursive: true });
 	const modules = path.join(userFolder, '.n8n', 'nodes', 'node_modules');
@@ -81,6 +81,9 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 	};
 	// The test runner's own variables (NODE_ENV=test makes n8n exit at once, VITEST*, NODE_OPTIONS) stay out.
 	for (const key of Object.keys(env)) if (key === 'NODE_OPTIONS' || key === 'NODE_ENV' || key.startsWith('VITEST') || key === 'TEST') delete env[key];
+	// n8n 1.x has no mcp-registry module (naming it stops the start) and ignores N8N_INSTANCE_OWNER_*:
+	// its owner is set up through the REST API below.
+	if (runtime.major < 2) delete env.N8N_DISABLED_MODULES;
 	const cli = async (args) => {
 		try {
 			const { stdout, stderr } = await promisify(execFile)(runtime.node, [runtime.n8n, ...args], { env, timeout: 180_000, maxBuffer: 32 * 1024 * 1024 });
@@ -98,8 +101,11 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 		const file = path.join(userFolder, 'workflows.json');
 		fs.writeFileSync(file, JSON.stringify(workflows));
 		await cli(['import:workflow', `--input=${file}`]);
-		// Import deactivates; publishing takes effect at the start below (--activeState needs queue mode).
-		for (const workflow of workflows.filter((w) => w.active)) await cli(['publish:workflow', `--id=${workflow.id}`]);
+		// Import deactivates; activation takes effect at the start below (--activeState needs queue
+		// mode). n8n 2.x publishes a workflow; 1.x sets it active.
+		for (const workflow of workflows.filter((w) => w.active)) {
+			await cli(runtime.major >= 2 ? ['publish:workflow', `--id=${workflow.id}`] : ['update:workflow', `--id=${workflow.id}`, '--active=true']);
+		}
 	}
 	const output = [];
 	// nodeArgs: flags for n8n's own Node process, such as --cpu-prof when profiling.
@@ -125,6 +131,7 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 	const base = `http://127.0.0.1:${port}`;
 	const instance = {
 		base,
+		runtime,
 		env,
 		child,
 		output,
@@ -150,6 +157,9 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 	};
 	try {
 		await waitFor(async () => (await fetch(`${base}/healthz/readiness`)).status === 200, 120_000, () => child.exitCode !== null, 'n8n readiness');
+		// n8n 1.x answers readiness before its REST routes exist, and makes its owner only through them.
+		await waitFor(async () => (await fetch(`${base}/rest/settings`)).status === 200, 60_000, () => child.exitCode !== null, 'n8n REST API');
+		if (runtime.major < 2) await setUpOwner(base);
 		for (const webhookPath of waitForWebhooks) {
 			await waitFor(
 				async () => {
@@ -168,6 +178,17 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 		throw new Error(`${error.message}\n--- n8n output ---\n${output.join('').slice(-6000)}`);
 	}
 	return instance;
+}
+
+/** n8n 1.x: the owner account through POST /rest/owner/setup (only before one exists). */
+async function setUpOwner(base) {
+	const response = await fetch(`${base}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email: OWNER.email, firstName: 'Ada', lastName: 'Lovelace', password: OWNER.password }),
+	});
+	// 400 once an owner exists (a restart of the same user folder).
+	if (response.status !== 200 && response.status !== 400) throw new Error(`owner setup failed: ${response.status} ${(await response.text()).slice(0, 300)}`);
 }
 
 export async function waitFor(check, timeoutMs, gaveUp = () => false, what = 'condition') {

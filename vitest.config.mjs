@@ -1,15 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
+// Which n8n this run tests (see test/runtimes and test/cores): the e2e runtime and the n8n-core line
+// of the unit tests. Each run's results land in test-artifacts/results/ for `npm run compatibility`.
+const runtime = process.env.VMB_N8N || 'n8n-2.41.1';
+const coreLine = process.env.VMB_N8N_CORE || 'devDependencies';
+
 export default defineConfig({
 	test: {
 		// The harness shares one loaded package per worker; nock is per process.
 		pool: 'forks',
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
+		reporters: ['default', ['json', { outputFile: `test-artifacts/results/${runtime}+${coreLine}.json` }]],
 		projects: [
+			// With VMB_N8N_CORE, that n8n-core line is installed and given a copy of the build first.
 			{ extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.mjs'], globalSetup: ['test/setup/unit-setup.mjs'] } },
 			// Real n8n and Chromium are installed (or the run stops with the cause) before any e2e test.
-			{ extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.mjs'], globalSetup: ['test/setup/global-setup.mjs'], testTimeout: 300_000, pool: 'forks', poolOptions: { forks: { singleFork: true } } } },
+			{ extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.mjs'], globalSetup: ['test/setup/e2e-setup.mjs'], testTimeout: 300_000, pool: 'forks', poolOptions: { forks: { singleFork: true } } } },
 		],
 	},
 });

@@ -138,6 +138,15 @@ export class VirtualMailboxTrigger implements INodeType {
 							'Copy the signing secret from the dashboard (Settings → Automations → Webhooks) into the credential\'s Webhook Secret field; without it no delivery can be verified.',
 					});
 				}
+				const options = this.getNodeParameter('options', {}) as Options;
+				for (const [value, label, min] of [
+					[options.toleranceMinutes, 'Timestamp Tolerance (Minutes)', 1],
+					[options.duplicateWindowMinutes, 'Duplicate Window (Minutes)', 0],
+				] as const) {
+					if (value !== undefined && !validMinutes(value, min)) {
+						throw new NodeOperationError(this.getNode(), `${label} must be a number of at least ${min}, got "${String(value)}"`);
+					}
+				}
 				await apiRequest.call(this, 'GET', '/v1/account');
 				const events = this.getNodeParameter('events', []) as string[];
 				this.logger.info(
@@ -166,22 +175,31 @@ export class VirtualMailboxTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		};
 
+		// Nothing that fails to verify may start an execution: a body n8n cannot hand over (too large,
+		// a broken stream) is answered here, never thrown (a throw is a failed execution in n8n).
 		let rawBody = (req as { rawBody?: Buffer }).rawBody;
 		if (!Buffer.isBuffer(rawBody) && typeof (req as { readRawBody?: () => Promise<void> }).readRawBody === 'function') {
-			await (req as unknown as { readRawBody: () => Promise<void> }).readRawBody();
+			try {
+				await (req as unknown as { readRawBody: () => Promise<void> }).readRawBody();
+			} catch (error) {
+				const tooLarge = /too large|limit/i.test((error as Error).message ?? '');
+				return reject(tooLarge ? 413 : 400, `body could not be read: ${(error as Error).message}`);
+			}
 			rawBody = (req as { rawBody?: Buffer }).rawBody;
 		}
 		const now = Date.now();
+		const toleranceMs = minutesOption(this, options.toleranceMinutes, 5, 1, 'Timestamp Tolerance') * 60_000;
 		const verify = async (fresh: boolean) => {
 			const { credentials, cached } = await webhookCredentials.call(this, now, fresh);
 			const secrets = [credentials.webhookSecret ?? '', credentials.previousWebhookSecret ?? ''];
-			return { cached, verdict: verifySignature(req.headers, rawBody, secrets, now, (options.toleranceMinutes ?? 5) * 60_000) };
+			return { cached, verdict: verifySignature(req.headers, rawBody, secrets, now, toleranceMs) };
 		};
 		let check;
 		try {
 			check = await verify(false);
-			// The kept credential may predate a new secret: read it again before rejecting.
-			if (!check.verdict.ok && check.cached) check = await verify(true);
+			// The kept credential may predate a new secret: read it again before rejecting, but only
+			// when a new secret could change the answer (not for a stale or malformed delivery).
+			if (!check.verdict.ok && check.verdict.secretMayHelp && check.cached) check = await verify(true);
 		} catch (error) {
 			return reject(401, `credential unavailable: ${(error as Error).message}`);
 		}
@@ -213,7 +231,7 @@ export class VirtualMailboxTrigger implements INodeType {
 			stateOf(this.getWorkflowStaticData('node')),
 			{ ...identity, signedAt: verdict.timestamp, trackOrder: event !== 'new-mail' },
 			now,
-			{ windowMs: (options.duplicateWindowMinutes ?? 1440) * 60_000, dropStale: options.dropStale ?? true },
+			{ windowMs: minutesOption(this, options.duplicateWindowMinutes, 1440, 0, 'Duplicate Window') * 60_000, dropStale: options.dropStale ?? true },
 			`${this.getWorkflow().id ?? ''}/${this.getNode().name}`,
 		);
 		if (outcome !== 'new') {
@@ -226,6 +244,19 @@ export class VirtualMailboxTrigger implements INodeType {
 		if (options.downloadFile) await addFile.call(this, event, body, item, options.binaryPropertyName || 'data');
 		return { workflowData: [[item]] };
 	}
+}
+
+const validMinutes = (value: unknown, min: number): value is number => typeof value === 'number' && Number.isFinite(value) && value >= min;
+
+/**
+ * A minutes option as a number. Activation refuses an invalid one; should an expression still
+ * produce one at delivery time, the default applies (never NaN, which would turn a check off).
+ */
+function minutesOption(ctx: IWebhookFunctions, value: unknown, fallback: number, min: number, label: string): number {
+	if (value === undefined) return fallback;
+	if (validMinutes(value, min)) return value;
+	ctx.logger.warn(`Virtual Mailbox Trigger: ${label} "${String(value)}" is not a number of at least ${min}; using ${fallback}`);
+	return fallback;
 }
 
 /** Fetch the full record behind the delivery; a failure is described in the item, never lost. */

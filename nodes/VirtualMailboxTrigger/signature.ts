@@ -4,7 +4,7 @@ export type HeaderMap = Record<string, string | string[] | undefined>;
 
 export type Verification =
 	| { ok: true; timestamp: number; secretIndex: number }
-	| { ok: false; reason: string };
+	| { ok: false; reason: string; secretMayHelp?: boolean };
 
 const SIGNATURE_SUFFIX = '-webhook-signature';
 const TIMESTAMP_SUFFIX = '-webhook-timestamp';
@@ -51,7 +51,7 @@ export function verifySignature(
 	toleranceMs: number,
 ): Verification {
 	try {
-		if (!secrets.some((secret) => typeof secret === 'string' && secret.length > 0)) return { ok: false, reason: 'no webhook secret configured' };
+		if (!secrets.some((secret) => typeof secret === 'string' && secret.length > 0)) return { ok: false, reason: 'no webhook secret configured', secretMayHelp: true };
 		if (!Buffer.isBuffer(rawBody)) return { ok: false, reason: 'raw body unavailable' };
 		const found = findHeaders(headers);
 		if (found.signature.error !== undefined) return { ok: false, reason: found.signature.error };
@@ -74,7 +74,8 @@ export function verifySignature(
 			const expected = createHmac('sha256', secret).update(prefix).update(rawBody).digest();
 			if (timingSafeEqual(expected, given) && match === -1) match = index;
 		}
-		return match === -1 ? { ok: false, reason: 'signature does not match' } : { ok: true, timestamp, secretIndex: match };
+		// Only a mismatch (or no secret at all) could be cured by a secret saved since: secretMayHelp.
+		return match === -1 ? { ok: false, reason: 'signature does not match', secretMayHelp: true } : { ok: true, timestamp, secretIndex: match };
 	} catch {
 		return { ok: false, reason: 'signature could not be checked' };
 	}

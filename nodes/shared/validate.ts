@@ -6,9 +6,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 export type IdKind = 'numeric' | 'text';
 
-/** A resource locator ({ mode, value }) or, in older or hand-written workflows, a plain value → the value. */
+/** A resource locator ({ __rl, mode, value }) or, in older or hand-written workflows, a plain value → the value. */
 export function locatorValue(raw: unknown): unknown {
-	return raw && typeof raw === 'object' ? (raw as IDataObject).value : raw;
+	const isLocator = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && ('__rl' in raw || 'mode' in raw);
+	return isLocator ? (raw as IDataObject).value : raw;
 }
 
 /**
@@ -20,7 +21,15 @@ export function getId(this: IExecuteFunctions, name: string, itemIndex: number, 
 }
 
 export function checkId(this: IExecuteFunctions, value: unknown, label: string, kind: IdKind, itemIndex: number): string {
+	if (value !== null && typeof value === 'object') {
+		throw new NodeOperationError(this.getNode(), `${label} must be text, got ${Array.isArray(value) ? 'a list' : 'an object'}`, {
+			itemIndex,
+			description: `Map a single ID into "${label}", for example {{ $json.id }}.`,
+		});
+	}
 	const id = value === undefined || value === null ? '' : String(value).trim();
+	// A path segment of "." or ".." would change which endpoint is called.
+	if (id === '.' || id === '..') throw new NodeOperationError(this.getNode(), `${label} cannot be "${id}"`, { itemIndex });
 	if (id === '') {
 		throw new NodeOperationError(this.getNode(), `${label} is empty`, {
 			itemIndex,

@@ -38,6 +38,20 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
 	return scrub(value) as T;
 }
 
+/** Longest title or detail kept in an error: a proxy's HTML page must not become the message. */
+export const MAX_PROBLEM_TEXT = 1_000;
+
+function clip(value: unknown): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	return text.length > MAX_PROBLEM_TEXT ? `${text.slice(0, MAX_PROBLEM_TEXT)}… (${text.length - MAX_PROBLEM_TEXT} more characters)` : text;
+}
+
+/**
+ * Pure: an error body → problem details, or undefined when it is none. Servers and proxies vary:
+ * field errors that are not a list of objects are dropped, long texts are clipped, and non-string
+ * values become text, so that status and request_id are never lost to a malformed body.
+ */
 export function asProblem(body: unknown): ProblemDetails | undefined {
 	let value = body;
 	if (typeof value === 'string') {
@@ -48,8 +62,21 @@ export function asProblem(body: unknown): ProblemDetails | undefined {
 		}
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	const candidate = value as ProblemDetails;
-	return typeof candidate.title === 'string' || typeof candidate.detail === 'string' ? candidate : undefined;
+	const raw = value as Record<string, unknown>;
+	if (typeof raw.title !== 'string' && typeof raw.detail !== 'string') return undefined;
+	const errors = Array.isArray(raw.errors)
+		? (raw.errors as unknown[])
+				.filter((e): e is Record<string, unknown> => Boolean(e) && typeof e === 'object' && !Array.isArray(e))
+				.map((e) => ({ field: clip(e.field), message: clip(e.message), code: clip(e.code) }))
+		: undefined;
+	return {
+		...(raw as ProblemDetails),
+		title: clip(raw.title),
+		detail: clip(raw.detail),
+		code: clip(raw.code),
+		request_id: clip(raw.request_id),
+		errors,
+	};
 }
 
 /** Pure: a hint when the key's prefix looks like the other environment's (live vs test). */

@@ -28,7 +28,10 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
 	return `${baseUrl.replace(/\/+$/, '')}${path}${qs ? `?${qs}` : ''}`;
 }
 
-/** Path segment from a user-supplied id: always encoded so an id can never change the path. */
+/**
+ * Path segment from an id: always encoded so an id can never change the path. encodeURIComponent
+ * leaves "." alone, so an id made only of dots is encoded by hand (ids are checked before this too).
+ */
 export function segment(id: string): string {
-	return encodeURIComponent(id);
+	return /^\.+$/.test(id) ? id.replace(/\./g, '%2E') : encodeURIComponent(id);
 }

@@ -139,18 +139,29 @@ export async function downloadFile(this: ApiContext, url: string, fallbackName: 
 	return { data: Buffer.from(response.body as Buffer), contentType, fileName: fileNameOf(header('content-disposition'), safePath, fallbackName) };
 }
 
+/** Pure: percent-decoding that keeps the text as it is when an escape is malformed. */
+function decodeLoosely(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}
+
+/** Pure: a file name safe to store: no folders, no control characters, not empty, not too long. */
+export function safeFileName(name: string, fallback: string): string {
+	const base = name.split(/[\\/]/).pop() ?? '';
+	// eslint-disable-next-line no-control-regex
+	const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().replace(/^\.+$/, '').slice(0, 200);
+	return clean || fallback;
+}
+
 /** Pure: file name from Content-Disposition, else the link's last path segment, else the fallback. */
 export function fileNameOf(disposition: string, path: string, fallback: string): string {
 	const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition);
-	if (star) {
-		try {
-			return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-		} catch {
-			// not percent-encoded after all: fall through to the plain filename
-		}
-	}
+	if (star) return safeFileName(decodeLoosely(star[1].trim().replace(/^"|"$/g, '')), fallback);
 	const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
-	if (plain) return plain[1].trim();
+	if (plain) return safeFileName(plain[1].trim(), fallback);
 	const last = path.split('/').filter(Boolean).pop();
-	return last ? decodeURIComponent(last) : fallback;
+	return last ? safeFileName(decodeLoosely(last), fallback) : fallback;
 }

@@ -38,7 +38,9 @@ export function nextDelay(
 	policy = retryPolicy,
 ): number | undefined {
 	if (!isRetryable(method, failure) || attempt >= policy.maxAttempts) return undefined;
-	const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
+	// Retry-After of 0 or a past date still waits a little: the server is overloaded right now.
+	const retryAfter = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
+	const asked = retryAfter === undefined ? undefined : Math.max(retryAfter, policy.baseDelayMs / 2);
 	// Exponential backoff with equal jitter (half fixed, half random) when the server gave no Retry-After.
 	const delay =
 		asked ?? Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);

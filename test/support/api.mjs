@@ -10,11 +10,10 @@ export function mockApi(base = BASE) {
 	const scope = nock(base);
 	const api = {
 		requests,
-		/** Answer `method path` once (or `times`) with status/body/headers, or a function of the request. */
-		on(method, path, reply, { times = 1, persist = false } = {}) {
-			(persist ? nock(base).persist() : scope)
-				.intercept((uri) => uri.split('?')[0] === path, method)
-				.times(persist ? 1 : times)
+		/** Answer `method path` once (or `times`) with status/body/headers, or a function of the request; `delayMs` holds the answer back. */
+		on(method, path, reply, { times = 1, persist = false, delayMs = 0 } = {}) {
+			const interceptor = (persist ? nock(base).persist() : scope).intercept((uri) => uri.split('?')[0] === path, method).times(persist ? 1 : times);
+			(delayMs ? interceptor.delay(delayMs) : interceptor)
 				.reply(function (uri, body) {
 					const url = new URL(uri, base);
 					const query = {};

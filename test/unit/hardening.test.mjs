@@ -157,3 +157,53 @@ describe('row 15: Retry-After of 0 or a past date still waits a minimum', () => 
 	});
 	test('a longer Retry-After is honoured as given', () => expect(nextDelay('GET', { kind: 'status', status: 429, retryAfter: '3' }, 1, 0, now, () => 0, policy)).toBe(3000));
 });
+
+describe('row 4: API calls never follow a redirect, so the key and bodies stay on the configured server', () => {
+	test('a 307 on POST /v1/bank-accounts is an error naming the target; the target is never called', async () => {
+		const nock = (await import('nock')).default;
+		let reached = false;
+		nock('https://collector.example').post(/.*/).reply(() => {
+			reached = true;
+			return [201, {}];
+		});
+		api.on('POST', '/v1/bank-accounts', { status: 307, body: '', headers: { location: 'https://collector.example/steal?token=abc' } });
+		const { error } = await runNode({ parameters: { resource: 'bankAccount', operation: 'create', bankName: 'B', bankState: 'NY', accountNumber: '000123456789' } });
+		expect(error.message).toBe('The API answered POST /v1/bank-accounts with a redirect (307) to https://collector.example; not followed');
+		expect(reached).toBe(false);
+		// (n8n itself puts the node's parameters into every node error; what the node writes carries neither)
+		const written = JSON.stringify({ message: error.message, description: error.description, context: error.context, response: error.errorResponse });
+		expect(written).not.toContain('000123456789');
+		expect(written).not.toContain('token=abc');
+	});
+});
+
+describe('row 6: every request has a timeout', () => {
+	const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
+	test('a server that never answers in time fails the node instead of hanging it', async () => {
+		const saved = { ...retryPolicy };
+		Object.assign(retryPolicy, { timeoutMs: 150, baseDelayMs: 5, maxDelayMs: 10, maxAttempts: 2 });
+		try {
+			api.on('GET', '/v1/mails/1001', { body: F.mailDetail(1) }, { times: 2, delayMs: 2_000 });
+			const began = Date.now();
+			const { error } = await runNode({ parameters: { resource: 'mail', operation: 'get', mailId: '1001' } });
+			expect(error?.message).toMatch(/Could not reach the Virtual Mailbox API \(GET \/v1\/mails\/1001\)/);
+			expect(Date.now() - began).toBeLessThan(1_500);
+		} finally {
+			Object.assign(retryPolicy, saved);
+			(await import('nock')).default.abortPendingRequests();
+			api.done = () => true;
+		}
+	});
+});
+
+describe('row 16: a custom Base URL ending in /v1 reaches the same endpoints', () => {
+	for (const suffix of ['/v1', '/v1/', '/V1//']) {
+		test(`Base URL …${suffix}`, async () => {
+			api.on('GET', '/v1/mails/1001', { body: F.mailDetail(1) });
+			const { error, items } = await runNode({ parameters: { resource: 'mail', operation: 'get', mailId: '1001' }, credentials: { ...DEFAULT_CREDENTIALS, baseUrl: `${DEFAULT_CREDENTIALS.baseUrl}${suffix}` } });
+			expect(error).toBeUndefined();
+			expect(items[0].json.id).toBe('1001');
+			expect(api.requests.map((r) => r.path)).toEqual(['/v1/mails/1001']);
+		});
+	}
+});

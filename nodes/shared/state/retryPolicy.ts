@@ -1,5 +1,5 @@
 /**
- * Holds: the retry policy's numbers. The nodes only read it; tests and benchmarks shorten the
+ * Holds: the transport's numbers (retries and timeouts). The nodes only read it; tests and benchmarks shorten the
  * waits by assigning to it in their own process.
  * Bound: a fixed object. Several processes: each reads its own copy of the same defaults.
  */
@@ -9,4 +9,8 @@ export const retryPolicy = {
 	budgetMs: 60_000,
 	baseDelayMs: 1_000,
 	maxDelayMs: 20_000,
+	/** No API request waits longer than this for its answer (a hung server never blocks a node). */
+	timeoutMs: 60_000,
+	/** The same for a file download. */
+	downloadTimeoutMs: 120_000,
 };

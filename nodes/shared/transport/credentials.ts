@@ -19,8 +19,12 @@ export interface VirtualMailboxCredentials {
 	previousWebhookSecret?: string;
 }
 
+/**
+ * Pure: the server of the credential. A custom Base URL is taken without trailing slashes and
+ * without a trailing /v1 (every path already starts with it; /v1/v1/… would be a misleading 404).
+ */
 export function baseUrlOf(credentials: VirtualMailboxCredentials): string {
-	if (credentials.environment === 'custom') return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	if (credentials.environment === 'custom') return String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
 	return credentials.environment === 'sandbox' ? SERVERS.sandbox : SERVERS.production;
 }
 
@@ -30,9 +34,23 @@ export async function getApiCredentials(this: ApiContext): Promise<VirtualMailbo
 	if (!credentials) {
 		credentials = this.getCredentials(CREDENTIAL_TYPE) as Promise<VirtualMailboxCredentials>;
 		runCredentials.set(this, credentials);
-		credentials.catch(() => runCredentials.delete(this));
+		credentials.then((read) => warnPlainHttp(this, read)).catch(() => runCredentials.delete(this));
 	}
 	return await credentials;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/** Once per credential read: the key would travel unencrypted to a custom plain-http server (loopback aside). */
+function warnPlainHttp(ctx: ApiContext, credentials: VirtualMailboxCredentials): void {
+	const baseUrl = baseUrlOf(credentials);
+	if (credentials.environment !== 'custom' || !baseUrl.startsWith('http://')) return;
+	try {
+		const { hostname, origin } = new URL(baseUrl);
+		if (!LOOPBACK.test(hostname)) ctx.logger.warn(`Virtual Mailbox: the credential's Base URL ${origin} is plain http, so the API key is sent unencrypted. Use https.`);
+	} catch {
+		/* an invalid Base URL fails the request itself, with its own message */
+	}
 }
 
 function keptKey(ctx: IWebhookFunctions | IHookFunctions): string {

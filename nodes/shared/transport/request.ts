@@ -1,5 +1,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { retryPolicy } from '../state/retryPolicy';
 
 import { CREDENTIAL_TYPE } from '../constants';
 import { type ApiContext, baseUrlOf, getApiCredentials } from './credentials';
@@ -51,12 +54,40 @@ export async function apiRequest(
 		(await this.helpers.httpRequestWithAuthentication.call(
 			this,
 			CREDENTIAL_TYPE,
-			{ method, url, body: options.body, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true },
+			{
+				method,
+				url,
+				body: options.body,
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				// A redirect is never followed: the key and request bodies go to the configured server only.
+				disableFollowRedirect: true,
+				timeout: retryPolicy.timeoutMs,
+			},
 			{ credentialsDecrypted },
 		)) as IN8nHttpFullResponse,
 	);
+	if (response.statusCode >= 300 && response.statusCode < 400) throw redirectError(this, response, context);
 	const body = response.body;
 	return (body === '' || body === null || body === undefined ? {} : body) as IDataObject;
+}
+
+/** A 3xx from the API: named with the target's origin only (its path or query may carry tokens). */
+function redirectError(ctx: ApiContext, response: IN8nHttpFullResponse, context: ErrorContext): NodeApiError {
+	const location = response.headers?.location;
+	let target = 'another address';
+	try {
+		target = new URL(String(Array.isArray(location) ? location[0] : location)).origin;
+	} catch {
+		/* no usable Location */
+	}
+	return new NodeApiError(ctx.getNode(), { message: `HTTP ${response.statusCode}` } as JsonObject, {
+		message: `The API answered ${context.method} ${context.path} with a redirect (${response.statusCode}) to ${target}; not followed`,
+		description: 'Requests carrying the API key and their bodies go only to the server of the credential. Check the Environment or Base URL.',
+		httpCode: String(response.statusCode),
+		itemIndex: context.itemIndex,
+	});
 }
 
 /**
@@ -129,6 +160,7 @@ export async function downloadFile(this: ApiContext, url: string, fallbackName: 
 			json: false,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			timeout: retryPolicy.downloadTimeoutMs,
 		})) as IN8nHttpFullResponse,
 	);
 	const header = (name: string) => {

@@ -229,7 +229,7 @@ export class VirtualMailboxTrigger implements INodeType {
 		}
 		const outcome = judge(
 			stateOf(this.getWorkflowStaticData('node')),
-			{ ...identity, signedAt: verdict.timestamp, trackOrder: event !== 'new-mail' },
+			{ resource: identity.resource, status: identity.version, signedAt: verdict.timestamp, trackOrder: event !== 'new-mail' },
 			now,
 			{ windowMs: minutesOption(this, options.duplicateWindowMinutes, 1440, 0, 'Duplicate Window') * 60_000, dropStale: options.dropStale ?? true },
 			`${this.getWorkflow().id ?? ''}/${this.getNode().name}`,

@@ -4,9 +4,9 @@ import { recentDeliveries } from '../shared/state/recentDeliveries';
 
 /** Per-node state in workflow static data: bounded, so it survives restarts without growing. */
 export interface DeliveryState extends IDataObject {
-	/** `resource|status` → receipt time (ms) of the last delivery seen. */
+	/** `resource|status#digest` → receipt time (ms) of the last delivery seen. */
 	seen: Record<string, number>;
-	/** resource → signing timestamp and status of the newest delivery seen. */
+	/** resource → signing timestamp and status#digest of the newest delivery seen. */
 	latest: Record<string, { at: number; status: string }>;
 }
 
@@ -24,8 +24,10 @@ export function stateOf(staticData: IDataObject): DeliveryState {
 /**
  * Decide what to do with a delivery and record it in `state` (static data) and in this process's
  * recentDeliveries (copies arriving at the same moment, before static data is saved).
- * Duplicate: same resource and status within `windowMs`. Stale: signed earlier than a delivery
- * already seen for the same resource with another status (out-of-order arrival).
+ * `status` is what makes a delivery distinct (the trigger passes the status with a digest of the
+ * payload's content: identityOf's version). Duplicate: same resource and status within `windowMs`.
+ * Stale: signed earlier than a delivery already seen for the same resource with another status
+ * (out-of-order arrival).
  */
 export function judge(
 	state: DeliveryState,

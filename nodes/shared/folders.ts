@@ -13,19 +13,45 @@ export interface FolderChoice {
 
 /**
  * A folder parameter (resource locator by list, ID or name; or a plain ID string) → folder ID.
- * By name, the folder is looked up (case-insensitive, exact); with `createIfMissing` it is created.
+ * By name, the folder is looked up: the exact name, else a name that differs only in letter case.
+ * With `createIfMissing` a missing one is created. `destructive` (delete) accepts only the exact
+ * name, refuses a name several folders share, and always asks the API, never the folders this
+ * process created a moment ago (one may have been renamed since).
  */
 export async function resolveFolderId(
 	this: IExecuteFunctions,
 	choice: FolderChoice | string | undefined,
 	itemIndex: number,
-	{ createIfMissing = false } = {},
+	{ createIfMissing = false, destructive = false } = {},
 ): Promise<string> {
 	const mode = choice && typeof choice === 'object' ? choice.mode : 'id';
 	const value = locatorValue(choice);
 	if (mode !== 'name') return checkId.call(this, value, 'Folder', 'numeric', itemIndex);
 	const name = String(value ?? '').trim();
 	if (name === '') throw new NodeOperationError(this.getNode(), 'Folder name is empty', { itemIndex });
+	// Filing into a name that several folders share takes the oldest, the same every time (queue
+	// mode can create a name twice); deleting one of them by name is refused, never guessed.
+	const find = (folders: IDataObject[]): string | undefined => {
+		const matches = foldersNamed(folders, name, { exact: destructive });
+		if (destructive && matches.length > 1) {
+			throw new NodeOperationError(this.getNode(), `${matches.length} folders are named "${name}"`, {
+				itemIndex,
+				description: `Folders ${matches.map((f) => `"${String(f.name)}" (ID ${String(f.id)})`).join(', ')} all match. Choose the folder to delete by ID.`,
+			});
+		}
+		return matches.length > 0 ? String(matches[0].id) : undefined;
+	};
+	const notFound = (folders: IDataObject[]) =>
+		new NodeOperationError(this.getNode(), `No folder is named "${name}"`, {
+			itemIndex,
+			description: `Existing folders: ${folders.map((f) => String(f.name)).join(', ') || 'none'}.${destructive ? ' Deleting by name needs the exact name.' : ' Turn on "Create Folder If Missing" to create it.'}`,
+		});
+	if (destructive) {
+		const folders = await listAllFolders.call(this, itemIndex);
+		const id = find(folders);
+		if (!id) throw notFound(folders);
+		return id;
+	}
 
 	const credentials = await getApiCredentials.call(this);
 	const account = createHash('sha256').update(`${baseUrlOf(credentials)}|${credentials.apiKey ?? ''}`).digest('hex');
@@ -37,14 +63,9 @@ export async function resolveFolderId(
 	let created = false;
 	const id = (async () => {
 		const folders = await listAllFolders.call(this, itemIndex);
-		const found = pickByName(folders, name);
+		const found = find(folders);
 		if (found) return found;
-		if (!createIfMissing) {
-			throw new NodeOperationError(this.getNode(), `No folder is named "${name}"`, {
-				itemIndex,
-				description: `Existing folders: ${folders.map((f) => String(f.name)).join(', ') || 'none'}. Turn on "Create Folder If Missing" to create it.`,
-			});
-		}
+		if (!createIfMissing) throw notFound(folders);
 		const folder = await apiRequest.call(this, 'POST', '/v1/folders', { body: { name }, itemIndex });
 		created = true;
 		return String(folder.id);
@@ -69,12 +90,15 @@ export async function listAllFolders(this: IExecuteFunctions | ILoadOptionsFunct
 	return folders;
 }
 
-/** Pure: the folder with this name (case-insensitive); the oldest (lowest ID) if several. */
-export function pickByName(folders: IDataObject[], name: string): string | undefined {
-	const wanted = name.trim().toLowerCase();
-	const matches = folders.filter((f) => String(f.name ?? '').trim().toLowerCase() === wanted);
-	matches.sort((a, b) => Number(a.id) - Number(b.id));
-	return matches.length ? String(matches[0].id) : undefined;
+/**
+ * Pure: the folders named `name`: the exact matches, else (unless `exact`) the matches ignoring
+ * letter case and surrounding spaces; oldest (lowest ID) first.
+ */
+export function foldersNamed(folders: IDataObject[], name: string, { exact = false } = {}): IDataObject[] {
+	const wanted = name.trim();
+	const exactMatches = folders.filter((f) => String(f.name ?? '') === wanted);
+	const matches = exactMatches.length > 0 || exact ? exactMatches : folders.filter((f) => String(f.name ?? '').trim().toLowerCase() === wanted.toLowerCase());
+	return matches.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** Pure: GET /v1/folders answers with a bare array or an object holding it (the provider's SDK shows both). */

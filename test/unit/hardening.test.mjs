@@ -5,6 +5,7 @@ import * as F from '../support/fixtures.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
 import { DEFAULT_CREDENTIALS, dist, runHook, runNode, runWebhook } from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
+import { queryMails } from '../simulator/mail-query.mjs';
 
 const { nextDelay } = dist('nodes/shared/transport/retry.js');
 const { fileNameOf, safeFileName } = dist('nodes/shared/transport/request.js');
@@ -206,4 +207,104 @@ describe('row 16: a custom Base URL ending in /v1 reaches the same endpoints', (
 			expect(api.requests.map((r) => r.path)).toEqual(['/v1/mails/1001']);
 		});
 	}
+});
+
+describe('row 3: deleting a folder by name never hits the wrong one', () => {
+	const byName = (value) => ({ __rl: true, mode: 'name', value });
+	const del = (name) => runNode({ parameters: { resource: 'folder', operation: 'delete', folderId: byName(name) } });
+
+	test('a name that matches only in letter case is not deleted', async () => {
+		api.on('GET', '/v1/folders', { body: [F.folder(1, { name: 'Bills' })] });
+		const { error } = await del('bills');
+		expect(error.message).toBe('No folder is named "bills"');
+		expect(error.description).toMatch(/exact name/);
+		expect(api.requests.map((r) => r.method)).toEqual(['GET']);
+	});
+
+	test('a name several folders share is refused, naming them', async () => {
+		api.on('GET', '/v1/folders', { body: [F.folder(1, { name: 'Bills' }), F.folder(2, { name: 'Bills' })] });
+		const { error } = await del('Bills');
+		expect(error.message).toBe('2 folders are named "Bills"');
+		expect(error.description).toContain('(ID 1)');
+		expect(error.description).toContain('(ID 2)');
+		expect(api.requests.map((r) => r.method)).toEqual(['GET']);
+	});
+
+	test('a folder this process created by name, renamed since, is not deleted under its old name', async () => {
+		const name = `Sender ${Date.now()}`;
+		api.on('GET', '/v1/folders', { body: [] });
+		api.on('POST', '/v1/folders', { status: 201, body: F.folder(88, { name }) });
+		api.on('PATCH', '/v1/mails/1001', { body: F.mailDetail(1) });
+		const filed = await runNode({ parameters: { resource: 'mail', operation: 'update', mailId: '1001', updateFields: { folderId: byName(name) }, options: { createFolderIfMissing: true } } });
+		expect(filed.error).toBeUndefined();
+		api.on('GET', '/v1/folders', { body: [F.folder(88, { name: 'Renamed by someone' })] });
+		const { error } = await del(name);
+		expect(error.message).toBe(`No folder is named "${name}"`);
+		expect(api.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+	});
+
+	test('filing into a name several folders share takes the oldest, every time', async () => {
+		api.on('GET', '/v1/folders', { body: [F.folder(9, { name: 'Taxes' }), F.folder(4, { name: 'taxes' }), F.folder(5, { name: 'Taxes' })] });
+		api.on('PATCH', '/v1/mails/1001', { body: F.mailDetail(1) });
+		const { error } = await runNode({ parameters: { resource: 'mail', operation: 'update', mailId: '1001', updateFields: { folderId: byName('Taxes') } } });
+		expect(error).toBeUndefined();
+		expect(api.requests[1].body).toEqual({ folder_id: '5' });
+	});
+});
+
+describe('row 10: a same-status update with new content is a new event; a copy is not', () => {
+	const workflowId = () => `wf-content-${Math.random().toString(36).slice(2)}`;
+	test('tracking data filled in on an unchanged shipment status starts the workflow again', async () => {
+		const id = workflowId();
+		const first = await runWebhook({ parameters: trigger(), request: request({ ...payloads['shipment-update'], tracking_data: '' }), workflowId: id });
+		expect(first.result.workflowData).toBeDefined();
+		const filled = await runWebhook({ parameters: trigger(), request: request({ ...payloads['shipment-update'], tracking_data: '1Z999AA10123456784' }), staticData: first.staticData, workflowId: id });
+		expect(filled.result.workflowData).toBeDefined();
+	});
+
+	test('an AI summary added to a completed scan starts the workflow again', async () => {
+		const id = workflowId();
+		const { ai_summary: _summary, ...bare } = payloads['scan-update'];
+		const first = await runWebhook({ parameters: trigger(), request: request(bare), workflowId: id });
+		const summarized = await runWebhook({ parameters: trigger(), request: request({ ...bare, ai_summary: 'Electric bill, $84.20 due 12 Dec' }), staticData: first.staticData, workflowId: id });
+		expect(summarized.result.workflowData).toBeDefined();
+	});
+
+	test('a copy whose pre-signed link was signed anew is still a duplicate', async () => {
+		const id = workflowId();
+		const first = await runWebhook({ parameters: trigger(), request: request(payloads['new-mail']), workflowId: id });
+		const copy = await runWebhook({ parameters: trigger(), request: request({ ...payloads['new-mail'], image_url: `${payloads['new-mail'].image_url}&resigned=1` }), staticData: first.staticData, workflowId: id });
+		expect(copy.result.webhookResponse?.ignored).toBe('duplicate');
+	});
+});
+
+describe('row 11: a split read proves its counts again at the end', () => {
+	const getAll = { resource: 'mail', operation: 'getAll', returnAll: true, filters: {} };
+
+	test('an item moving between parts mid-read fails the run instead of being missed', async () => {
+		const mails = F.bulkMail(12_000, (n) => ({ mail_status: n % 2 ? 'inbox' : 'archived' }));
+		let inboxPages = 0;
+		api.serveList('/v1/mails', (params) => {
+			if (params.getAll('status').join() === 'inbox' && params.has('cursor') && ++inboxPages === 3) {
+				// archive the newest inbox item (already read) while the read goes on
+				const moved = mails.find((m) => m.mail_status === 'inbox');
+				moved.mail_status = 'archived';
+			}
+			return queryMails(mails, params);
+		});
+		const { error, items } = await runNode({ parameters: getAll });
+		expect(items).toHaveLength(0);
+		expect(error?.message).toMatch(/The list changed while it was being read/);
+	});
+
+	test('a part that grows mid-read fails the run instead of being cut short', async () => {
+		const mails = F.bulkMail(12_000, (n) => ({ mail_status: n % 2 ? 'inbox' : 'archived' }));
+		let archivedPages = 0;
+		api.serveList('/v1/mails', (params) => {
+			if (params.getAll('status').join() === 'archived' && params.has('cursor') && ++archivedPages === 2) mails.push(...F.bulkMail(1, () => ({ id: '999999', mail_status: 'archived' })));
+			return queryMails(mails, params);
+		});
+		const { error } = await runNode({ parameters: getAll });
+		expect(error?.message).toMatch(/The list changed while it was being read/);
+	});
 });

@@ -130,7 +130,24 @@ export async function listPaginated(
 		);
 	}
 	const out = new Collector(Number.POSITIVE_INFINITY);
-	for (const leaf of leaves) await walk(this, path, leaf, PAGE_SIZE_MAX, out, options.itemIndex);
+	for (const leaf of leaves) {
+		const read = await walk(this, path, leaf, PAGE_SIZE_MAX, out, options.itemIndex);
+		// The counts were proven before reading; they must still hold after. An item that moved
+		// between parts mid-read, or a part that grew, would otherwise be missed or cut short.
+		if (read.items !== leaf.first.total_count || read.totals.some((total) => total !== leaf.first.total_count)) {
+			const where = Object.entries(leaf.query).filter(([key, value]) => value !== undefined && key !== 'sort').map(([key, value]) => `${key}=${String(value)}`).join(', ');
+			throw new NodeOperationError(this.getNode(), `The list changed while it was being read: the part ${where} held ${leaf.first.total_count} items when the read began, then ${read.totals.at(-1)} (${read.items} read)`, {
+				itemIndex: options.itemIndex,
+				description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again, or narrow the query so that it needs no split.',
+			});
+		}
+	}
+	if (out.items.length !== first.total_count) {
+		throw new NodeOperationError(this.getNode(), `The list changed while it was being read: ${first.total_count} items matched when the read began, ${out.items.length} different items were read`, {
+			itemIndex: options.itemIndex,
+			description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again.',
+		});
+	}
 	const items = options.order ? out.items.sort(options.order) : out.items;
 	return Number.isFinite(max) ? items.slice(0, max) : items;
 }
@@ -173,6 +190,7 @@ async function planSplit(
 	return [whole];
 }
 
+/** Read one query's pages into `out`; returns how many items its pages held and each page's total_count. */
 async function walk(
 	ctx: ApiContext,
 	path: string,
@@ -180,11 +198,15 @@ async function walk(
 	pageSize: number,
 	out: Collector,
 	itemIndex: number | undefined,
-): Promise<void> {
+): Promise<{ items: number; totals: number[] }> {
+	const read = { items: 0, totals: [] as number[] };
 	for await (const page of eachPage(ctx, path, leaf.query, { pageSize, itemIndex, first: leaf.first })) {
+		read.items += page.data.length;
+		read.totals.push(page.total_count);
 		out.add(page.data);
-		if (out.full) return;
+		if (out.full) break;
 	}
+	return read;
 }
 
 /** Keeps results in arrival order, drops repeats by id, and knows when it has enough. */

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { attachFile, attachLink, downloadFileOption, downloadScanFile, outputFieldOption } from '../shared/files';
+import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { apiRequest, eachPage, getPage, type Query, segment } from '../shared/transport';
 import { departed, MAX_PENDING, type PollState, remember, takeNew } from './polling';
@@ -52,6 +52,7 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				default: {},
 				options: [
 					downloadFileOption('Whether to download the envelope photo (new mail) or the scan file (completed scans) as binary data'),
+					maxFileSizeOption({ displayOptions: { show: { downloadFile: [true] } } }),
 					outputFieldOption,
 				],
 			},
@@ -69,8 +70,9 @@ export class VirtualMailboxPollTrigger implements INodeType {
 			const property = String(options.binaryPropertyName || 'data');
 			for (const item of items) {
 				const fallbackName = `${event}-${String(item.json.id)}`;
-				if (event === 'new-mail') await attachLink.call(this, item, item.json.envelope_image_url, fallbackName, property);
-				else await attachFile.call(this, item, property, async () => await downloadScanFile.call(this, String(item.json.id), fallbackName));
+				const maxBytes = maxBytesOf(options);
+				if (event === 'new-mail') await attachLink.call(this, item, item.json.envelope_image_url, fallbackName, property, { maxBytes });
+				else await attachFile.call(this, item, property, async () => await downloadScanFile.call(this, String(item.json.id), { fallbackName, maxBytes }));
 			}
 		}
 		return [items];

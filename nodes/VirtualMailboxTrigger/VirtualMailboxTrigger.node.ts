@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { attachLink, downloadFileOption, outputFieldOption } from '../shared/files';
+import { attachLink, downloadFileOption, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
 import { judge, stateOf } from './deliveries';
@@ -30,6 +30,7 @@ interface Options {
 	toleranceMinutes?: number;
 	duplicateWindowMinutes?: number;
 	dropStale?: boolean;
+	maxFileSizeMb?: number;
 }
 
 export class VirtualMailboxTrigger implements INodeType {
@@ -101,6 +102,7 @@ export class VirtualMailboxTrigger implements INodeType {
 						description:
 							'A delivery with the same event, ID and status as one received within this window starts nothing; 0 turns the check off',
 					},
+					maxFileSizeOption({ displayOptions: { show: { downloadFile: [true] } } }),
 					{
 						displayName: 'Only Completed',
 						name: 'onlyCompleted',
@@ -241,7 +243,7 @@ export class VirtualMailboxTrigger implements INodeType {
 
 		const item: INodeExecutionData = { json: { event, ...body } };
 		if (options.includeDetails) await addDetails.call(this, event, body, item);
-		if (options.downloadFile) await addFile.call(this, event, body, item, options.binaryPropertyName || 'data');
+		if (options.downloadFile) await addFile.call(this, event, body, item, options.binaryPropertyName || 'data', maxBytesOf({ maxFileSizeMb: options.maxFileSizeMb }));
 		return { workflowData: [[item]] };
 	}
 }
@@ -275,8 +277,8 @@ async function addDetails(this: IWebhookFunctions, event: EventName, body: IData
 }
 
 /** Download the pre-signed file now, before the link expires; a failure is described in the item. */
-async function addFile(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, property: string): Promise<void> {
+async function addFile(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, property: string, maxBytes: number): Promise<void> {
 	const field = FILE_FIELD[event];
 	if (!field) return;
-	await attachLink.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property, `The delivery has no ${field}`);
+	await attachLink.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property, { missing: `The delivery has no ${field}`, maxBytes });
 }

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, type DownloadedFile, downloadFile, segment } from './transport';
+import { apiRequest, DEFAULT_MAX_FILE_MB, type DownloadedFile, downloadFile, segment } from './transport';
 
 type FileContext = IWebhookFunctions | IPollFunctions | IExecuteFunctions;
 
@@ -20,6 +20,25 @@ export const outputFieldOption: INodeProperties = {
 	displayOptions: { show: { downloadFile: [true] } },
 };
 
+/** "Max File Size (MB)": larger files are not downloaded. `overrides` places it (display conditions). */
+export function maxFileSizeOption(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Max File Size (MB)',
+		name: 'maxFileSizeMb',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_MAX_FILE_MB,
+		description: 'Larger files are not downloaded, so that one huge file cannot exhaust n8n\'s memory; the item then says why in download_error',
+		...overrides,
+	};
+}
+
+/** The Max File Size option's value in bytes; the default when it is not a number of at least 1. */
+export function maxBytesOf(options: IDataObject): number {
+	const mb = options.maxFileSizeMb;
+	return (typeof mb === 'number' && Number.isFinite(mb) && mb >= 1 ? mb : DEFAULT_MAX_FILE_MB) * 1024 * 1024;
+}
+
 /**
  * A scan's file: GET /v1/scans/{id}/file gives a short-lived signed link, fetched at once; the
  * link itself is never output.
@@ -27,14 +46,13 @@ export const outputFieldOption: INodeProperties = {
 export async function downloadScanFile(
 	this: FileContext,
 	scanId: string,
-	fallbackName = `scan-${scanId}.pdf`,
-	itemIndex?: number,
+	{ fallbackName = `scan-${scanId}.pdf`, itemIndex, maxBytes }: { fallbackName?: string; itemIndex?: number; maxBytes?: number } = {},
 ): Promise<DownloadedFile> {
 	const link = await apiRequest.call(this, 'GET', `/v1/scans/${segment(scanId)}/file`, { itemIndex });
 	if (typeof link.url !== 'string') {
 		throw new NodeOperationError(this.getNode(), `GET /v1/scans/${scanId}/file returned no link`, { itemIndex });
 	}
-	return await downloadFile.call(this, link.url, fallbackName, itemIndex);
+	return await downloadFile.call(this, link.url, fallbackName, { itemIndex, maxBytes });
 }
 
 /**
@@ -62,11 +80,11 @@ export async function attachLink(
 	url: unknown,
 	fallbackName: string,
 	property: string,
-	missing = 'No file link to download',
+	{ missing = 'No file link to download', maxBytes }: { missing?: string; maxBytes?: number } = {},
 ): Promise<void> {
 	if (typeof url !== 'string' || url === '') {
 		item.json.download_error = missing;
 		return;
 	}
-	await attachFile.call(this, item, property, async () => await downloadFile.call(this, url, fallbackName));
+	await attachFile.call(this, item, property, async () => await downloadFile.call(this, url, fallbackName, { maxBytes }));
 }

@@ -8,7 +8,7 @@ import { payloads, request } from '../support/webhooks.mjs';
 import { queryMails } from '../simulator/mail-query.mjs';
 
 const { nextDelay } = dist('nodes/shared/transport/retry.js');
-const { fileNameOf, safeFileName } = dist('nodes/shared/transport/request.js');
+const { fileNameOf, safeFileName, isPrivateHost } = dist('nodes/shared/transport/download.js');
 const { asProblem, MAX_PROBLEM_TEXT } = dist('nodes/shared/transport/errors.js');
 const { segment } = dist('nodes/shared/transport/query.js');
 
@@ -306,5 +306,68 @@ describe('row 11: a split read proves its counts again at the end', () => {
 		});
 		const { error } = await runNode({ parameters: getAll });
 		expect(error?.message).toMatch(/The list changed while it was being read/);
+	});
+});
+
+describe('row 5: file links reach only public https hosts, within a size cap', () => {
+	const production = { ...DEFAULT_CREDENTIALS, environment: 'production' };
+	const withLink = (image_url) => request({ ...payloads['new-mail'], id: Math.floor(Math.random() * 1e9), image_url });
+	const download = async (link, { credentials = production, options = {} } = {}) => {
+		const run = await runWebhook({ parameters: trigger({ downloadFile: true, ...options }), request: withLink(link), credentials, workflowId: newWorkflowId() });
+		const [item] = run.result.workflowData?.[0] ?? [];
+		expect(item).toBeDefined(); // the event is never dropped
+		return item;
+	};
+
+	for (const [link, reason] of [
+		['https://169.254.169.254/latest/meta-data', /private, loopback or link-local/],
+		['https://127.0.0.1:8080/x', /private, loopback or link-local/],
+		['https://10.1.2.3/x', /private, loopback or link-local/],
+		['https://[::1]/x', /private, loopback or link-local/],
+		['http://files.vmb.test/scan.pdf', /only https links are downloaded, not http/],
+		['file:///etc/passwd', /only https links are downloaded, not file/],
+	]) {
+		test(`refused before any request: ${link}`, async () => {
+			const item = await download(link);
+			expect(item.json.download_error).toMatch(reason);
+			expect(item.binary).toBeUndefined();
+		});
+	}
+
+	test('the custom environment (the local simulator) may use its own plain-http host, and loopback', async () => {
+		expect(isPrivateHost('127.0.0.1')).toBe(true);
+		const nock = (await import('nock')).default;
+		nock('http://vmb.test').get('/files/e.jpg').reply(200, Buffer.from('jpeg'), { 'content-type': 'image/jpeg' });
+		const item = await download('http://vmb.test/files/e.jpg', { credentials: DEFAULT_CREDENTIALS });
+		expect(item.json.download_error).toBeUndefined();
+		expect(item.binary.data.mimeType).toBe('image/jpeg');
+		const other = await download('http://elsewhere.test/e.jpg', { credentials: DEFAULT_CREDENTIALS });
+		expect(other.json.download_error).toMatch(/only https links/);
+	});
+
+	test('a file over Max File Size is not downloaded; the item says why', async () => {
+		const nock = (await import('nock')).default;
+		nock('https://files.vmb.test').get('/big.pdf').reply(200, Buffer.alloc(3 * 1024 * 1024, 1), { 'content-type': 'application/pdf' });
+		const item = await download('https://files.vmb.test/big.pdf', { options: { maxFileSizeMb: 1 } });
+		expect(item.json.download_error).toBe('The file was not downloaded: the file is larger than 1 MB (Max File Size)');
+		expect(item.binary).toBeUndefined();
+	});
+
+	test('a redirect is followed only where the link itself could go', async () => {
+		const nock = (await import('nock')).default;
+		let reachedPrivate = false;
+		nock('https://files.vmb.test').get('/to-private').reply(302, '', { location: 'https://10.0.0.5/secret' });
+		nock('https://10.0.0.5').get(/.*/).reply(() => {
+			reachedPrivate = true;
+			return [200, 'secret'];
+		});
+		const refused = await download('https://files.vmb.test/to-private');
+		expect(refused.json.download_error).toMatch(/private, loopback or link-local/);
+		expect(reachedPrivate).toBe(false);
+		nock('https://files.vmb.test').get('/to-cdn').reply(302, '', { location: 'https://cdn.vmb.test/f/scan.pdf?sig=1' });
+		nock('https://cdn.vmb.test').get('/f/scan.pdf').query(true).reply(200, Buffer.from('%PDF'), { 'content-type': 'application/pdf' });
+		const followed = await download('https://files.vmb.test/to-cdn');
+		expect(followed.json.download_error).toBeUndefined();
+		expect(followed.binary.data.fileName).toBe('scan.pdf');
 	});
 });

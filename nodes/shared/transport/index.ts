@@ -1,4 +1,5 @@
 export * from './credentials';
+export * from './download';
 export * from './errors';
 export * from './pagination';
 export * from './query';

@@ -1,10 +1,8 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
-import type { JsonObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { retryPolicy } from '../state/retryPolicy';
-
 import { CREDENTIAL_TYPE } from '../constants';
+import { retryPolicy } from '../state/retryPolicy';
 import { type ApiContext, baseUrlOf, getApiCredentials } from './credentials';
 import { type ErrorContext, keyEnvironmentHint, networkError, problemError } from './errors';
 import { buildUrl, type Query } from './query';
@@ -94,7 +92,7 @@ function redirectError(ctx: ApiContext, response: IN8nHttpFullResponse, context:
  * Send until success or a failure the policy does not retry (see retry.ts), then map the failure
  * to a NodeApiError. Every HTTP call of the package goes through here.
  */
-async function sendWithRetries(
+export async function sendWithRetries(
 	ctx: ApiContext,
 	method: IHttpRequestMethods,
 	context: ErrorContext,
@@ -128,72 +126,4 @@ async function sendWithRetries(
 /** Binary error bodies (downloads) are decoded so problem details still show. */
 function bodyText(body: unknown): unknown {
 	return Buffer.isBuffer(body) ? body.toString('utf8') : body;
-}
-
-export interface DownloadedFile {
-	data: Buffer;
-	contentType: string;
-	fileName: string;
-}
-
-/**
- * Fetch a pre-signed result link (scan PDF, envelope image). No Authorization header: the link
- * carries its own signature, and the API key must never reach a file host.
- */
-export async function downloadFile(this: ApiContext, url: string, fallbackName: string, itemIndex?: number): Promise<DownloadedFile> {
-	const safePath = (() => {
-		try {
-			return new URL(url).pathname;
-		} catch {
-			return '(invalid link)';
-		}
-	})();
-	if (!/^https?:\/\//i.test(url)) {
-		throw new NodeOperationError(this.getNode(), `The file link is not an http(s) URL: ${safePath}`, { itemIndex });
-	}
-	const context: ErrorContext = { method: 'GET', path: safePath, itemIndex, secrets: [] };
-	const response = await sendWithRetries(this, 'GET', context, async () =>
-		(await this.helpers.httpRequest({
-			method: 'GET',
-			url,
-			encoding: 'arraybuffer',
-			json: false,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: retryPolicy.downloadTimeoutMs,
-		})) as IN8nHttpFullResponse,
-	);
-	const header = (name: string) => {
-		const value = response.headers?.[name];
-		return String(Array.isArray(value) ? value[0] : (value ?? ''));
-	};
-	const contentType = header('content-type').split(';')[0].trim() || 'application/octet-stream';
-	return { data: Buffer.from(response.body as Buffer), contentType, fileName: fileNameOf(header('content-disposition'), safePath, fallbackName) };
-}
-
-/** Pure: percent-decoding that keeps the text as it is when an escape is malformed. */
-function decodeLoosely(text: string): string {
-	try {
-		return decodeURIComponent(text);
-	} catch {
-		return text;
-	}
-}
-
-/** Pure: a file name safe to store: no folders, no control characters, not empty, not too long. */
-export function safeFileName(name: string, fallback: string): string {
-	const base = name.split(/[\\/]/).pop() ?? '';
-	// eslint-disable-next-line no-control-regex
-	const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().replace(/^\.+$/, '').slice(0, 200);
-	return clean || fallback;
-}
-
-/** Pure: file name from Content-Disposition, else the link's last path segment, else the fallback. */
-export function fileNameOf(disposition: string, path: string, fallback: string): string {
-	const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition);
-	if (star) return safeFileName(decodeLoosely(star[1].trim().replace(/^"|"$/g, '')), fallback);
-	const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
-	if (plain) return safeFileName(plain[1].trim(), fallback);
-	const last = path.split('/').filter(Boolean).pop();
-	return last ? safeFileName(decodeLoosely(last), fallback) : fallback;
 }

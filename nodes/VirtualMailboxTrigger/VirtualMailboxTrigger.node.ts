@@ -7,8 +7,9 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { retryPolicy } from '../shared/state/retryPolicy';
 import { attachLink, downloadFileOption, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
@@ -242,8 +243,19 @@ export class VirtualMailboxTrigger implements INodeType {
 		}
 
 		const item: INodeExecutionData = { json: { event, ...body } };
-		if (options.includeDetails) await addDetails.call(this, event, body, item);
-		if (options.downloadFile) await addFile.call(this, event, body, item, options.binaryPropertyName || 'data', maxBytesOf({ maxFileSizeMb: options.maxFileSizeMb }));
+		if (!options.includeDetails && !options.downloadFile) return { workflowData: [[item]] };
+		// n8n answers the sender only when this returns, and the service drops a delivery it waits too
+		// long for (it never retries): enrichment gets a deadline. It works on a copy, so a late finish
+		// cannot change the item once it is handed to n8n.
+		const enriched: INodeExecutionData = { json: { ...item.json } };
+		const enrichment = (async () => {
+			if (options.includeDetails) await addDetails.call(this, event, body, enriched);
+			if (options.downloadFile) await addFile.call(this, event, body, enriched, options.binaryPropertyName || 'data', maxBytesOf({ maxFileSizeMb: options.maxFileSizeMb }));
+			return true;
+		})();
+		const finished = await Promise.race([enrichment, sleep(retryPolicy.answerWithinMs).then(() => false)]);
+		if (finished) return { workflowData: [[enriched]] };
+		item.json.enrichment_error = `Add Full Resource or Download File did not finish within ${retryPolicy.answerWithinMs / 1000} s, so the delivery was answered without them (the service drops deliveries it waits too long for). Fetch the record or file in the workflow instead.`;
 		return { workflowData: [[item]] };
 	}
 }

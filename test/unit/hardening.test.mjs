@@ -371,3 +371,33 @@ describe('row 5: file links reach only public https hosts, within a size cap', (
 		expect(followed.binary.data.fileName).toBe('scan.pdf');
 	});
 });
+
+describe('row 6: the trigger answers within a bound whatever its enrichment waits for', () => {
+	const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
+	test('a slow Add Full Resource is cut off at the deadline; the event is emitted with the reason', async () => {
+		const saved = retryPolicy.answerWithinMs;
+		retryPolicy.answerWithinMs = 300;
+		try {
+			api.on('GET', '/v1/mails/1001', { body: F.mailDetail(1) }, { delayMs: 3_000 });
+			const began = Date.now();
+			const run = await runWebhook({ parameters: trigger({ includeDetails: true }), request: request(payloads['new-mail']), workflowId: newWorkflowId() });
+			expect(Date.now() - began).toBeLessThan(1_500);
+			const [item] = run.result.workflowData[0];
+			expect(item.json.id).toBe(payloads['new-mail'].id);
+			expect(item.json.enrichment_error).toMatch(/did not finish within 0.3 s/);
+			expect(item.json.mail_item).toBeUndefined();
+		} finally {
+			retryPolicy.answerWithinMs = saved;
+			(await import('nock')).default.abortPendingRequests();
+			api.done = () => true;
+		}
+	});
+
+	test('an enrichment that finishes in time is in the item', async () => {
+		api.on('GET', '/v1/mails/1001', { body: F.mailDetail(1) });
+		const run = await runWebhook({ parameters: trigger({ includeDetails: true }), request: request(payloads['new-mail']), workflowId: newWorkflowId() });
+		const [item] = run.result.workflowData[0];
+		expect(item.json.mail_item.id).toBe('1001');
+		expect(item.json.enrichment_error).toBeUndefined();
+	});
+});

@@ -1,5 +1,5 @@
 /**
- * Holds: the transport's numbers (retries and timeouts). The nodes only read it; tests and benchmarks shorten the
+ * Holds: the timing numbers of requests (retries, timeouts) and of the webhook trigger's answer. The nodes only read it; tests and benchmarks shorten the
  * waits by assigning to it in their own process.
  * Bound: a fixed object. Several processes: each reads its own copy of the same defaults.
  */
@@ -13,4 +13,6 @@ export const retryPolicy = {
 	timeoutMs: 60_000,
 	/** The same for a file download. */
 	downloadTimeoutMs: 120_000,
+	/** The webhook trigger answers a delivery within this, whatever its enrichment still waits for. */
+	answerWithinMs: 5_000,
 };

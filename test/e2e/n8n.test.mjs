@@ -247,6 +247,29 @@ describe('webhook trigger in real n8n', () => {
 		expect(events.sort()).toEqual(['new-mail', 'open-update', 'scan-update', 'shipment-update']);
 	});
 
+	test('junk that does not verify starts nothing, whatever its content type or size (no failed execution either)', async () => {
+		const url = `${n8n.base}/webhook/${triggers.plain.path}`;
+		const before = await executionsOf('VmbTriggerWf0001');
+		const form = new FormData();
+		form.append('id', '1');
+		form.append('file', new Blob([Buffer.alloc(1024, 7)]), 'x.bin');
+		const junk = {
+			multipart: { body: form },
+			urlencoded: { body: 'id=1&mail_status=INBOX', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+			text: { body: 'hello', headers: { 'content-type': 'text/plain' } },
+			'20 MB octet-stream': { body: Buffer.alloc(20 * 1024 * 1024, 1), headers: { 'content-type': 'application/octet-stream' } },
+		};
+		const statuses = {};
+		for (const [name, init] of Object.entries(junk)) {
+			const response = await fetch(url, { method: 'POST', ...init });
+			await response.arrayBuffer();
+			statuses[name] = response.status;
+		}
+		for (const [name, status] of Object.entries(statuses)) expect([400, 401, 413], `${name} → ${status}`).toContain(status);
+		await settle();
+		expect(await executionsOf('VmbTriggerWf0001')).toBe(before);
+	});
+
 	test('from version 1.1 n8n leaves the body unparsed for a Content-Type it does not know: the node still verifies and starts the workflow', async () => {
 		const url = `${n8n.base}/webhook/${triggers.plain.path}`;
 		const before = await executionsOf('VmbTriggerWf0001');

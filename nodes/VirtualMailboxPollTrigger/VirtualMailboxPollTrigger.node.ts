@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
@@ -126,17 +126,32 @@ async function pollCompletions(this: IPollFunctions, event: PollEvent, state: Po
 		if (Object.keys(pendingNow).length >= MAX_PENDING) break;
 	}
 	const changed = state.primed ? departed(state.pending, pendingNow) : [];
-	state.primed = true;
-	state.pending = pendingNow;
 	const emitted = new Set(state.emitted ?? []);
 	const out: INodeExecutionData[] = [];
+	// A departed scan whose status cannot be read now stays pending, so the next poll asks again:
+	// one failing request must not make a completion disappear.
+	const unread: Record<string, string> = {};
+	let failure: unknown;
 	for (const id of changed) {
 		if (emitted.has(id)) continue;
-		const scan = await apiRequest.call(this, 'GET', `/v1/scans/${segment(id)}`);
+		let scan;
+		try {
+			scan = await apiRequest.call(this, 'GET', `/v1/scans/${segment(id)}`);
+		} catch (error) {
+			if ((error as NodeApiError).context?.status === 404) continue; // deleted: nothing to emit
+			unread[id] = (state.pending ?? {})[id];
+			failure ??= error;
+			continue;
+		}
 		if (String(scan.status) !== 'COMPLETED') continue; // cancelled, rejected…: not a completion
 		out.push({ json: { event, ...scan } });
 		emitted.add(id);
 	}
+	state.primed = true;
+	state.pending = { ...pendingNow, ...unread };
 	state.emitted = remember(out.map((i) => String(i.json.id)), state.emitted);
+	// With nothing to emit, the failure is reported (n8n shows the poll's error); the state above,
+	// kept in memory by n8n between polls, already holds the scans to ask about again.
+	if (failure && out.length === 0) throw failure;
 	return out;
 }

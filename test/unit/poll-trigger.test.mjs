@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
 import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, runPoll } from '../harness/n8n-core-harness.mjs';
+import { DEFAULT_CREDENTIALS, dist, runPoll } from '../harness/n8n-core-harness.mjs';
 
 let sim;
 let credentials;
@@ -121,6 +121,28 @@ describe('scan completed', () => {
 		const done = await poll(parameters, seenPending.saved);
 		expect(done.items.map((i) => i.json.id)).toEqual([scan.id]);
 		expect(done.items[0].binary.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${scan.id}.pdf` });
+	});
+
+	test('a completed scan whose status cannot be read this poll is emitted by the next one, never lost (review row 2)', async () => {
+		const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
+		const saved = { ...retryPolicy };
+		Object.assign(retryPolicy, { baseDelayMs: 2, maxDelayMs: 5 });
+		try {
+			const first = await poll(scanCompleted);
+			const [a, b] = await pendingScans();
+			await control(`/scans/${a.id}/status`, { status: 'COMPLETED' });
+			await control(`/scans/${b.id}/status`, { status: 'COMPLETED' });
+			await control('/faults', { path: `/v1/scans/${a.id}`, method: 'GET', status: 503, count: retryPolicy.maxAttempts });
+			const next = await poll(scanCompleted, first.saved);
+			expect(next.items.map((i) => i.json.id)).toEqual([b.id]);
+			expect(Object.keys(Object.values(next.saved)[0].pending)).toContain(a.id); // the node's static data
+			const after = await poll(scanCompleted, next.saved);
+			expect(after.items.map((i) => i.json.id)).toEqual([a.id]);
+			const quiet = await poll(scanCompleted, after.saved);
+			expect(quiet.items).toHaveLength(0);
+		} finally {
+			Object.assign(retryPolicy, saved);
+		}
 	});
 
 	test('open completed only reports unboxing requests', async () => {

@@ -7,6 +7,5 @@ import { ensureChromium } from './system-packages.mjs';
 export default async function setup(project) {
 	const log = (line) => process.stdout.write(`[e2e setup] ${line}\n`);
 	project.provide('chromiumPath', ensureChromium(log));
-	const runtime = await ensureRuntime({ log });
-	project.provide('n8nRuntime', runtime.name);
+	await ensureRuntime({ log });
 }

@@ -6,11 +6,10 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describeRuntime, ensureRuntime } from '../setup/n8n-runtime.mjs';
+import { ROOT_DIR as ROOT } from '../setup/paths.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PACKAGE = 'n8n-nodes-virtual-mailbox';
 export const OWNER = { email: 'owner@vmb.local', password: 'Simulator-Passw0rd!' };
 /** require() from inside the runtime's own node_modules (bcryptjs, flatted ship with n8n). */

@@ -4,18 +4,17 @@
 // with VMB_N8N_CORE=<folder of test/cores> it is that line's, installed and given a copy of the
 // built package by test/setup/unit-setup.mjs.
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
 import { describeCoreLine } from '../setup/n8n-core-line.mjs';
+import { ROOT_DIR } from '../setup/paths.mjs';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-harness-'));
 
 /** The core line under test and the package folder it loads (a staged copy for another line). */
 const line = process.env.VMB_N8N_CORE ? describeCoreLine(process.env.VMB_N8N_CORE) : undefined;
-const PACKAGE_DIR = line ? line.packageDir : ROOT;
+const PACKAGE_DIR = line ? line.packageDir : ROOT_DIR;
 const require = createRequire(line ? path.join(line.dir, 'package.json') : import.meta.url);
 const core = require('n8n-core');
 const { Workflow, ICredentialsHelper, NodeHelpers } = require('n8n-workflow');

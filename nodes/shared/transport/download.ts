@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { retryPolicy } from '../state/retryPolicy';
 import { type ApiContext, baseUrlOf, getApiCredentials } from './credentials';
 import type { ErrorContext } from './errors';
-import { sendWithRetries } from './request';
+import { headerOf, sendWithRetries } from './request';
 
 export interface DownloadedFile {
 	data: Buffer;
@@ -92,14 +92,10 @@ export async function downloadFile(
 			if (answer.statusCode >= 300) answer.body = answer.statusCode >= 400 ? await readCapped(answer.body, 64 * 1024, true) : (discard(answer.body), '');
 			return answer;
 		});
-		const header = (name: string) => {
-			const value = response.headers?.[name];
-			return String(Array.isArray(value) ? value[0] : (value ?? ''));
-		};
 		if (response.statusCode >= 300 && response.statusCode < 400) {
 			if (hops >= MAX_FILE_REDIRECTS) throw refuse(`the link redirected more than ${MAX_FILE_REDIRECTS} times`);
 			try {
-				link = new URL(header('location'), link);
+				link = new URL(headerOf(response, 'location'), link);
 			} catch {
 				throw refuse(`the link redirected (${response.statusCode}) without a usable Location`);
 			}
@@ -107,8 +103,8 @@ export async function downloadFile(
 		}
 		const data = await readCapped(response.body, maxBytes);
 		if (data === undefined) throw refuse(`the file is larger than ${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB (Max File Size)`);
-		const contentType = header('content-type').split(';')[0].trim() || 'application/octet-stream';
-		return { data, contentType, fileName: fileNameOf(header('content-disposition'), link.pathname, fallbackName) };
+		const contentType = headerOf(response, 'content-type').split(';')[0].trim() || 'application/octet-stream';
+		return { data, contentType, fileName: fileNameOf(headerOf(response, 'content-disposition'), link.pathname, fallbackName) };
 	}
 }
 

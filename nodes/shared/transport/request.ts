@@ -71,12 +71,17 @@ export async function apiRequest(
 	return (body === '' || body === null || body === undefined ? {} : body) as IDataObject;
 }
 
+/** A response header's (first) value, or '' when it is absent. */
+export function headerOf(response: IN8nHttpFullResponse, name: string): string {
+	const value = response.headers?.[name];
+	return String(Array.isArray(value) ? value[0] : (value ?? ''));
+}
+
 /** A 3xx from the API: named with the target's origin only (its path or query may carry tokens). */
 function redirectError(ctx: ApiContext, response: IN8nHttpFullResponse, context: ErrorContext): NodeApiError {
-	const location = response.headers?.location;
 	let target = 'another address';
 	try {
-		target = new URL(String(Array.isArray(location) ? location[0] : location)).origin;
+		target = new URL(headerOf(response, 'location')).origin;
 	} catch {
 		/* no usable Location */
 	}
@@ -114,8 +119,7 @@ export async function sendWithRetries(
 			continue;
 		}
 		if (response.statusCode < 400) return response;
-		const retryAfter = response.headers?.['retry-after'];
-		failure = { kind: 'status', status: response.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : (retryAfter as string | undefined) };
+		failure = { kind: 'status', status: response.statusCode, retryAfter: headerOf(response, 'retry-after') || undefined };
 		const delay = nextDelay(method, failure, attempt, waitedMs, Date.now());
 		if (delay === undefined) throw problemError(ctx.getNode(), response.statusCode, bodyText(response.body), context);
 		waitedMs += delay;

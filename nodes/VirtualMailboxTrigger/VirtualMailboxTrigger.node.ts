@@ -1,5 +1,6 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
@@ -9,9 +10,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { claimQueues } from '../shared/state/claimQueues';
 import { retryPolicy } from '../shared/state/retryPolicy';
 import { attachLink, downloadFileOption, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
+import { claimDelivery, claimPolicy, deliveryKeyOf } from './claims';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
 import { judge, stateOf } from './deliveries';
 import { verifySignature } from './signature';
@@ -166,6 +169,49 @@ export class VirtualMailboxTrigger implements INodeType {
 			},
 		},
 	};
+
+	/**
+	 * Runs inside the execution a delivery started (n8n calls a trigger's execute() with the items
+	 * its webhook returned): in queue mode on the worker, where n8n's database-backed deduplication
+	 * store is reachable, which it is not from webhook(). A delivery already claimed by another
+	 * execution (a copy sent to another webhook process, a replay after a restart) ends here with no
+	 * items, so nothing downstream runs. See claims.ts.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const options = this.getNodeParameter('options', 0, {}) as Options;
+		// Test deliveries, manual runs and retries of a failed execution run as asked.
+		if (this.getMode() !== 'webhook' || options.duplicateWindowMinutes === 0) return [items];
+		const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
+		const record = async (values: string[]) => {
+			const result = await this.helpers.checkProcessedAndRecord(values, 'node', { mode: 'entries', maxEntries: claimPolicy.maxEntries });
+			return new Set(result.processed.map(String));
+		};
+		const store = {
+			record: async (values: string[]) =>
+				await claimQueues.run(scope, async () => {
+					try {
+						return await record(values);
+					} catch {
+						// The node's first record: two processes inserting it at once, one insert fails.
+						await sleep(claimPolicy.settleMs);
+						return await record(values);
+					}
+				}),
+		};
+		const kept: INodeExecutionData[] = [];
+		for (const item of items) {
+			const key = deliveryKeyOf(item.json);
+			const outcome = key === undefined ? 'new' : await claimDelivery(store, key, this.getExecutionId(), sleep);
+			if (outcome === 'duplicate') {
+				this.logger.info(`Virtual Mailbox Trigger: ${key} was already run by another execution; this copy ends here`);
+				continue;
+			}
+			if (outcome === 'unsettled') this.logger.warn(`Virtual Mailbox Trigger: the claim of ${key} did not settle; running it rather than risk losing it`);
+			kept.push(item);
+		}
+		return [kept];
+	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();

@@ -23,7 +23,9 @@ export function stateOf(staticData: IDataObject): DeliveryState {
 
 /**
  * Decide what to do with a delivery and record it in `state` (static data) and in this process's
- * recentDeliveries (copies arriving at the same moment, before static data is saved).
+ * recentDeliveries (copies arriving at the same moment, before static data is saved). This is the
+ * webhook's fast check, in the process that received the delivery; n8n does not reliably save a
+ * webhook's static data, so across processes and restarts the execution's claim (claims.ts) decides.
  * `status` is what makes a delivery distinct (the trigger passes the status with a digest of the
  * payload's content: identityOf's version). Duplicate: same resource and status within `windowMs`.
  * Stale: signed earlier than a delivery already seen for the same resource with another status

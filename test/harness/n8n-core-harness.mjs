@@ -218,13 +218,86 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
 	};
 }
 
+/**
+ * n8n's deduplication store (the `processed_data` table behind helpers.checkProcessedAndRecord),
+ * in memory with the same semantics as n8n's DeduplicationHelper in "entries" mode: one list of
+ * md5 hashes per workflow and context, read, then written back whole (no lock), trimmed to
+ * maxEntries. `writeDelayMs` widens the gap between the read and the write, as a busy database
+ * would, so that concurrent records can overwrite each other as they can in n8n.
+ */
+export const processedData = {
+	rows: new Map(),
+	writeDelayMs: 0,
+	reset() {
+		this.rows.clear();
+		this.writeDelayMs = 0;
+	},
+};
+const hashOf = (value) => require('crypto').createHash('md5').update(String(value)).digest('base64');
+const contextOf = (scope, { node, workflow }) => `${workflow.id}|${scope === 'node' ? `n:${node.id}` : ''}`;
+require('n8n-core/dist/data-deduplication-service').DataDeduplicationService.init({
+	async checkProcessedAndRecord(items, scope, contextData, options) {
+		if (options.mode !== 'entries') throw new Error('the harness store keeps entries only');
+		const key = contextOf(scope, contextData);
+		const stored = processedData.rows.get(key);
+		const list = stored ? [...stored] : [];
+		if (processedData.writeDelayMs) await new Promise((resolve) => setTimeout(resolve, processedData.writeDelayMs));
+		const seen = new Set(list);
+		const result = { new: [], processed: [] };
+		for (const item of items) {
+			const hash = hashOf(item);
+			if (seen.has(hash)) result.processed.push(item);
+			else {
+				result.new.push(item);
+				list.push(hash);
+				seen.add(hash);
+			}
+		}
+		if (options.maxEntries) list.splice(0, list.length - options.maxEntries);
+		processedData.rows.set(key, list);
+		return result;
+	},
+});
+
+function webhookContext(workflow, node, additionalData) {
+	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
+	return new core.WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+}
+
+/**
+ * A delivery as n8n handles it end to end: the webhook through WebhookContext, then, if it
+ * returned items, the execution n8n starts with them (WorkflowExecute in `mode`, the trigger's
+ * execute() first). `executionId` tells executions apart (n8n numbers them). Returns the webhook's
+ * result and the items the trigger passed on (undefined when no execution started).
+ */
+export async function runDelivery({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId = 'wf-deliveries', executionId = '1', mode = 'webhook' }) {
+	const loader = await loadPackage();
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData, workflowId });
+	additionalData.executionId = executionId;
+	const response = new FakeResponse();
+	const context = webhookContext(workflow, node, additionalData);
+	context.getRequestObject = () => request;
+	context.getResponseObject = () => response;
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const result = await nodeType.webhook.call(context);
+	if (!result.workflowData) return { result, response, items: undefined };
+	const runExecutionData = {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: { contextData: {}, nodeExecutionStack: [{ node, data: { main: result.workflowData }, source: null }], metadata: {}, waitingExecution: {}, waitingExecutionSource: {} },
+	};
+	const run = await new core.WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	const task = run.data.resultData.runData[node.name]?.[0];
+	if (task?.error ?? run.data.resultData.error) throw task?.error ?? run.data.resultData.error;
+	return { result, response, items: task?.data?.main?.[0] ?? [] };
+}
+
 /** A webhook delivery through n8n's own WebhookContext, as n8n's webhook server runs it. */
 export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId }) {
 	const loader = await loadPackage();
 	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData, workflowId });
 	const response = new FakeResponse();
-	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
-	const context = new core.WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+	const context = webhookContext(workflow, node, additionalData);
 	context.getRequestObject = () => request;
 	context.getResponseObject = () => response;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);

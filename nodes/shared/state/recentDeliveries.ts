@@ -4,8 +4,9 @@
  * handled, so two copies arriving at the same moment would both read the old state; this catches
  * them.
  * Bound: RECENT_MAX entries; past it the oldest tenth is dropped (Map keeps insertion order).
- * Several processes: not shared. Copies that reach two processes at once are caught only by static
- * data, which n8n saves last-writer-wins.
+ * Several processes: not shared. A copy that reaches another process (or arrives after a restart)
+ * is accepted there, and its execution ends at the trigger: the claim in n8n's database
+ * (VirtualMailboxTrigger/claims.ts) is what makes a delivery run once across processes.
  */
 const RECENT_MAX = 10_000;
 const recent = new Map<string, number>();

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-
 import { NodeOperationError } from 'n8n-workflow';
 
 import { folderCreations } from './state/folderCreations';
-import { apiRequest, baseUrlOf, getApiCredentials } from './transport';
+import { apiRequest, baseUrlOf, getApiCredentials, segment } from './transport';
 import { checkId, locatorValue } from './validate';
 
 export interface FolderChoice {
@@ -68,7 +68,7 @@ export async function resolveFolderId(
 		if (!createIfMissing) throw notFound(folders);
 		const folder = await apiRequest.call(this, 'POST', '/v1/folders', { body: { name }, itemIndex });
 		created = true;
-		return String(folder.id);
+		return await keepOldest.call(this, String(folder.id), find, itemIndex);
 	})();
 	folderCreations.set(key, id, Date.now());
 	try {
@@ -79,6 +79,25 @@ export async function resolveFolderId(
 		// Only a folder made here is remembered; lookups of existing folders ask the API again next time.
 		if (!created) folderCreations.release(key, id);
 	}
+}
+
+/**
+ * Another process (a second queue-mode worker) may have created the same name at the same moment;
+ * the API allows that. Every creator looks again and files into the oldest folder of that name, the
+ * same for all; a creator whose folder is not the oldest removes its own, still empty (everything
+ * of this process awaits this lookup). The older folder's creator posted first, so a later creator
+ * always sees it.
+ */
+async function keepOldest(this: IExecuteFunctions, ours: string, find: (folders: IDataObject[]) => string | undefined, itemIndex: number): Promise<string> {
+	const oldest = find(await listAllFolders.call(this, itemIndex)) ?? ours;
+	if (oldest !== ours) {
+		try {
+			await apiRequest.call(this, 'DELETE', `/v1/folders/${segment(ours)}`, { itemIndex });
+		} catch (error) {
+			this.logger.warn(`Virtual Mailbox: folder ${ours} was created twice at the same moment and could not be removed: ${(error as Error).message}`);
+		}
+	}
+	return oldest;
 }
 
 export async function listAllFolders(this: IExecuteFunctions | ILoadOptionsFunctions, itemIndex?: number): Promise<IDataObject[]> {

@@ -29,9 +29,11 @@ export async function freePort() {
 
 /**
  * Prepare a user folder (package symlinked into .n8n/nodes/node_modules, credentials and workflows
- * imported) and start `n8n start`. Resolves once n8n answers and the listed webhooks are registered.
+ * imported) and start n8n: `command` is `start` (the main process), or in queue mode `worker` or
+ * `webhook`. Resolves once the process answers on `port` (a worker's health server) and the listed
+ * webhooks are registered.
  */
-export async function startN8n({ userFolder, port, credentials = [], workflows = [], waitForWebhooks = [], dev = false, env: extraEnv = {}, nodeArgs = [], extraPackages = [], log = () => {}, runtime: runtimeName }) {
+export async function startN8n({ userFolder, port, command = 'start', credentials = [], workflows = [], waitForWebhooks = [], dev = false, env: extraEnv = {}, nodeArgs = [], extraPackages = [], log = () => {}, runtime: runtimeName }) {
 	const runtime = await ensureRuntime({ name: runtimeName });
 	const brokerPort = await freePort();
 	fs.mkdirSync(path.join(userFolder, 'tmp'), { recursive: true });
@@ -76,6 +78,8 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 		N8N_DEV_RELOAD: dev ? 'true' : 'false',
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		// A worker answers only on its health server.
+		...(command === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
 		...extraEnv,
 	};
 	// The test runner's own variables (NODE_ENV=test makes n8n exit at once, VITEST*, NODE_OPTIONS) stay out.
@@ -108,7 +112,7 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 	}
 	const output = [];
 	// nodeArgs: flags for n8n's own Node process, such as --cpu-prof when profiling.
-	const child = spawn(runtime.node, [...nodeArgs, runtime.n8n, 'start'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(runtime.node, [...nodeArgs, runtime.n8n, command], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	const onData = (chunk) => {
 		const text = chunk.toString();
 		output.push(text);
@@ -155,10 +159,12 @@ export async function startN8n({ userFolder, port, credentials = [], workflows =
 		},
 	};
 	try {
-		await waitFor(async () => (await fetch(`${base}/healthz/readiness`)).status === 200, 120_000, () => child.exitCode !== null, 'n8n readiness');
-		// n8n 1.x answers readiness before its REST routes exist, and makes its owner only through them.
-		await waitFor(async () => (await fetch(`${base}/rest/settings`)).status === 200, 60_000, () => child.exitCode !== null, 'n8n REST API');
-		if (runtime.major < 2) await setUpOwner(base);
+		await waitFor(async () => (await fetch(`${base}/healthz/readiness`)).status === 200, 120_000, () => child.exitCode !== null, `n8n ${command} readiness`);
+		if (command === 'start') {
+			// n8n 1.x answers readiness before its REST routes exist, and makes its owner only through them.
+			await waitFor(async () => (await fetch(`${base}/rest/settings`)).status === 200, 60_000, () => child.exitCode !== null, 'n8n REST API');
+			if (runtime.major < 2) await setUpOwner(base);
+		}
 		for (const webhookPath of waitForWebhooks) {
 			await waitFor(
 				async () => {

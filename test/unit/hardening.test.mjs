@@ -234,6 +234,7 @@ describe('row 3: deleting a folder by name never hits the wrong one', () => {
 		const name = `Sender ${Date.now()}`;
 		api.on('GET', '/v1/folders', { body: [] });
 		api.on('POST', '/v1/folders', { status: 201, body: F.folder(88, { name }) });
+		api.on('GET', '/v1/folders', { body: [F.folder(88, { name })] });
 		api.on('PATCH', '/v1/mails/1001', { body: F.mailDetail(1) });
 		const filed = await runNode({ parameters: { resource: 'mail', operation: 'update', mailId: '1001', updateFields: { folderId: byName(name) }, options: { createFolderIfMissing: true } } });
 		expect(filed.error).toBeUndefined();
@@ -241,6 +242,19 @@ describe('row 3: deleting a folder by name never hits the wrong one', () => {
 		const { error } = await del(name);
 		expect(error.message).toBe(`No folder is named "${name}"`);
 		expect(api.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+	});
+
+	test('another process (a second worker) created the same new name at the same moment: both file into the oldest, the newer copy is removed', async () => {
+		const name = `Same moment ${Date.now()}`;
+		api.on('GET', '/v1/folders', { body: [] });
+		api.on('POST', '/v1/folders', { status: 201, body: F.folder(90, { name }) });
+		api.on('GET', '/v1/folders', { body: [F.folder(90, { name }), F.folder(89, { name })] });
+		api.on('DELETE', '/v1/folders/90', { status: 204 });
+		api.on('PATCH', '/v1/mails/1001', { body: F.mailDetail(1) });
+		const { error } = await runNode({ parameters: { resource: 'mail', operation: 'update', mailId: '1001', updateFields: { folderId: byName(name) }, options: { createFolderIfMissing: true } } });
+		expect(error).toBeUndefined();
+		expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/folders', 'POST /v1/folders', 'GET /v1/folders', 'DELETE /v1/folders/90', 'PATCH /v1/mails/1001']);
+		expect(api.requests.at(-1).body).toEqual({ folder_id: '89' });
 	});
 
 	test('filing into a name several folders share takes the oldest, every time', async () => {

@@ -5,7 +5,8 @@
  * Bound: entries older than REUSE_MS are not used and are dropped whenever one is added; a lookup
  * that found an existing folder is dropped as soon as it settles (the API's list is the truth).
  * Several processes: not shared. Two processes filing into the same new name at the same moment can
- * each create a folder.
+ * each create a folder; each then looks again and files into the oldest, and the other creator
+ * removes its own (folders.ts keepOldest).
  */
 export const REUSE_MS = 5 * 60_000;
 

@@ -1,0 +1,89 @@
+// n8n in queue mode, as users scale it, on loopback: PostgreSQL 17 and Redis (test/setup/
+// queue-services.mjs), one main process (editor, REST, activation, poll triggers; production
+// webhooks off), two `n8n worker` processes that run every production execution from the Redis
+// queue, and two `n8n webhook` processes that receive production webhooks. Everything lives in one
+// temporary folder, removed by stop().
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startPostgres, startRedis } from '../setup/queue-services.mjs';
+import { freePort, startN8n } from '../e2e/real-n8n.mjs';
+
+export const WORKERS = 2;
+export const WEBHOOK_PROCESSES = 2;
+
+/**
+ * Start the whole cluster. `credentials` and `workflows` are imported through the main process;
+ * `waitForWebhooks` are paths each webhook process must serve before this resolves.
+ */
+export async function startCluster({ credentials = [], workflows = [], waitForWebhooks = [], env = {}, log = () => {} }) {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-queue-'));
+	fs.chmodSync(root, 0o755); // PostgreSQL runs as nobody when this runs as root
+	const postgres = await startPostgres({ root: path.join(root, 'postgres'), port: await freePort(), log });
+	const redis = await startRedis({ port: await freePort(), log });
+	const ports = { main: await freePort(), workers: [], webhooks: [] };
+	for (let i = 0; i < WORKERS; i++) ports.workers.push(await freePort());
+	for (let i = 0; i < WEBHOOK_PROCESSES; i++) ports.webhooks.push(await freePort());
+	const shared = {
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: 'postgres',
+		DB_POSTGRESDB_USER: 'postgres',
+		DB_POSTGRESDB_PASSWORD: '',
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		// Production webhooks reach only the webhook processes, as behind a load balancer.
+		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		WEBHOOK_URL: `http://127.0.0.1:${ports.webhooks[0]}/`,
+		...env,
+	};
+	const folder = (name) => path.join(root, name);
+	const cluster = {
+		root,
+		postgres,
+		redis,
+		main: undefined,
+		workers: [],
+		webhooks: [],
+		/** Base URLs of the webhook processes (what a load balancer spreads deliveries over). */
+		get webhookBases() {
+			return this.webhooks.map((w) => w.base);
+		},
+		processes() {
+			return [this.main, ...this.workers, ...this.webhooks].filter(Boolean);
+		},
+		/** Start every n8n process (the main first: it migrates the database and activates workflows). */
+		async startN8nProcesses({ importData = false } = {}) {
+			this.main = await startN8n({ userFolder: folder('main'), port: ports.main, env: shared, log: (l) => log(`[main] ${l}`), ...(importData ? { credentials, workflows } : {}) });
+			const others = [
+				...ports.workers.map((port, i) => startN8n({ userFolder: folder(`worker-${i + 1}`), port, command: 'worker', env: shared, log: (l) => log(`[worker ${i + 1}] ${l}`) })),
+				...ports.webhooks.map((port, i) => startN8n({ userFolder: folder(`webhook-${i + 1}`), port, command: 'webhook', env: shared, waitForWebhooks, log: (l) => log(`[webhook ${i + 1}] ${l}`) })),
+			];
+			const started = await Promise.all(others);
+			this.workers = started.slice(0, WORKERS);
+			this.webhooks = started.slice(WORKERS);
+		},
+		/** Stop every n8n process (Postgres and Redis keep running). */
+		async stopN8nProcesses() {
+			await Promise.all(this.processes().map((p) => p.stop()));
+			this.main = undefined;
+			this.workers = [];
+			this.webhooks = [];
+		},
+		async stop() {
+			await this.stopN8nProcesses();
+			await redis.stop();
+			await postgres.stop();
+			fs.rmSync(root, { recursive: true, force: true });
+		},
+	};
+	try {
+		await cluster.startN8nProcesses({ importData: true });
+	} catch (error) {
+		await cluster.stop();
+		throw error;
+	}
+	return cluster;
+}

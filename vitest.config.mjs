@@ -17,6 +17,9 @@ export default defineConfig({
 			{ extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.mjs'], globalSetup: ['test/setup/unit-setup.mjs'] } },
 			// Real n8n and Chromium are installed (or the run stops with the cause) before any e2e test.
 			{ extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.mjs'], globalSetup: ['test/setup/e2e-setup.mjs'], testTimeout: 300_000, pool: 'forks', poolOptions: { forks: { singleFork: true } } } },
+			// Queue mode (Postgres, Redis, main, two workers, two webhook processes): after the others,
+			// so its five n8n processes do not share two cores with the e2e instance.
+			{ extends: true, test: { name: 'queue', include: ['test/queue/**/*.test.mjs'], globalSetup: ['test/setup/queue-setup.mjs'], testTimeout: 600_000, hookTimeout: 900_000, pool: 'forks', poolOptions: { forks: { singleFork: true } }, sequence: { groupOrder: 1 } } },
 		],
 	},
 });

@@ -21,10 +21,11 @@ function rowOf(file) {
 	};
 	const unit = count('unit');
 	const e2e = count('e2e');
-	const ok = result.success && unit.failed === 0 && e2e.failed === 0 && unit.total > 0 && e2e.total > 0;
+	const queue = count('queue');
+	const ok = result.success && unit.failed === 0 && e2e.failed === 0 && queue.failed === 0 && unit.total > 0 && e2e.total > 0;
 	return {
 		ok,
-		line: `| n8n ${runtime.n8nVersion} | Node ${runtime.nodeVersion} | n8n-core ${core} on Node ${process.versions.node} | ${unit.passed}/${unit.total} | ${e2e.passed}/${e2e.total} | ${ok ? 'passed' : 'FAILED'} | ${new Date(result.startTime).toISOString().slice(0, 10)} |`,
+		line: `| n8n ${runtime.n8nVersion} | Node ${runtime.nodeVersion} | n8n-core ${core} on Node ${process.versions.node} | ${unit.passed}/${unit.total} | ${e2e.passed}/${e2e.total} | ${queue.total ? `${queue.passed}/${queue.total}` : 'not run'} | ${ok ? 'passed' : 'FAILED'} | ${new Date(result.startTime).toISOString().slice(0, 10)} |`,
 	};
 }
 
@@ -35,8 +36,8 @@ if (files.length === 0) {
 }
 const rows = files.map((f) => rowOf(path.join(RESULTS, f)));
 const table = [
-	'| n8n (end-to-end) | its Node.js | unit tests through | unit | end-to-end | result | run on |',
-	'|---|---|---|---|---|---|---|',
+	'| n8n (end-to-end) | its Node.js | unit tests through | unit | end-to-end | queue mode | result | run on |',
+	'|---|---|---|---|---|---|---|---|',
 	...rows.map((r) => r.line),
 ].join('\n');
 console.log(table);

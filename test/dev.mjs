@@ -1,6 +1,8 @@
 // `npm run dev`: the local simulator and real n8n (2.41.1 on Node 24) with this package loaded,
 // an owner account, a credential pointing at the simulator and the example workflows, active.
 // TypeScript rebuilds on save and n8n reloads the nodes. Ctrl-C stops everything it started.
+// `npm run dev -- --queue`: the same in n8n's queue mode (test/queue/cluster.mjs: Postgres, Redis,
+// a main, two workers, two webhook processes), with fresh data each time and no reload on save.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,12 +13,14 @@ import { OWNER, startN8n } from './e2e/real-n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
 import { exampleWorkflows, examplesEnv, triggeredExamples } from './e2e/examples.mjs';
 import { ensureRuntime } from './setup/n8n-runtime.mjs';
+import { startCluster } from './queue/cluster.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOME = process.env.VMB_DEV_HOME ?? path.join(os.homedir(), '.cache', 'n8n-nodes-virtual-mailbox', 'dev');
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SIM_PORT = Number(process.env.SIM_PORT ?? 4010);
 const say = (line) => process.stdout.write(`${line}\n`);
+const QUEUE = process.argv.includes('--queue');
 
 const stoppers = [];
 let stopping = false;
@@ -46,10 +50,23 @@ try {
 	const userFolder = path.join(HOME, 'n8n');
 	const scansDir = path.join(HOME, 'scans');
 	fs.mkdirSync(scansDir, { recursive: true });
-	const firstRun = !fs.existsSync(path.join(userFolder, '.vmb-imported'));
+	const firstRun = QUEUE || !fs.existsSync(path.join(userFolder, '.vmb-imported'));
 	const workflows = exampleWorkflows();
-	say(firstRun ? 'Starting n8n and importing the demo workflows (first run)…' : 'Starting n8n…');
-	const n8n = await startN8n({
+	let cluster;
+	if (QUEUE) {
+		say('Starting PostgreSQL, Redis and n8n in queue mode (a main, two workers, two webhook processes)…');
+		cluster = await startCluster({
+			mainPort: N8N_PORT,
+			env: examplesEnv(scansDir),
+			credentials: [credentialFor(sim)],
+			workflows: workflows.map((w) => w.workflow),
+			waitForWebhooks: triggeredExamples().map((w) => w.path),
+			log: process.env.VMB_DEV_VERBOSE ? say : () => {},
+		});
+		stoppers.push(() => cluster.stop());
+	}
+	if (!QUEUE) say(firstRun ? 'Starting n8n and importing the demo workflows (first run)…' : 'Starting n8n…');
+	const n8n = cluster?.main ?? await startN8n({
 		userFolder,
 		port: N8N_PORT,
 		dev: true,
@@ -59,11 +76,15 @@ try {
 		waitForWebhooks: triggeredExamples().map((w) => w.path),
 		log: process.env.VMB_DEV_VERBOSE ? say : () => {},
 	});
-	stoppers.push(() => n8n.stop());
-	fs.writeFileSync(path.join(userFolder, '.vmb-imported'), new Date().toISOString());
+	if (!QUEUE) {
+		stoppers.push(() => n8n.stop());
+		fs.writeFileSync(path.join(userFolder, '.vmb-imported'), new Date().toISOString());
+	}
+	// Production webhooks reach the webhook processes in queue mode (the first stands for a load balancer).
+	const webhookBase = cluster?.webhookBases[0] ?? n8n.base;
 	for (const { events, path: hookPath } of triggeredExamples()) {
 		for (const event of events) {
-			await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url: `${n8n.base}/webhook/${hookPath}` }) });
+			await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url: `${webhookBase}/webhook/${hookPath}` }) });
 		}
 	}
 	n8n.child.once('exit', (code) => {
@@ -77,12 +98,13 @@ n8n ${runtime.n8nVersion} is running with the Virtual Mailbox nodes:  ${n8n.base
   login:     ${OWNER.email}
   password:  ${OWNER.password}
 Local simulator of the API:                     ${sim.url}  (credential "Virtual Mailbox (local simulator)")
-Saved scans go to:                              ${scansDir}
+Saved scans go to:                              ${scansDir}${QUEUE ? `
+Queue mode: webhook processes ${cluster.webhookBases.join(', ')}; two workers; data in ${cluster.root} (removed at exit)` : ''}
 
 Make things happen (each sends signed webhooks to the active demo workflows):
   curl -X POST ${sim.url}/_control/mail -d '{"sender_name":"Chase Bank","mail_type":"package"}'
   curl -X POST ${sim.url}/_control/scans/<scan id>/status -d '{"status":"COMPLETED"}'
-Rebuilds on save reload the nodes. Ctrl-C stops n8n and the simulator.`);
+${QUEUE ? 'Restart to load a rebuilt package.' : 'Rebuilds on save reload the nodes.'} Ctrl-C stops n8n and the simulator.`);
 } catch (error) {
 	say(`npm run dev failed: ${error.message}`);
 	await stopAll(1);

@@ -104,7 +104,7 @@ export class VirtualMailboxTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 1440,
 						description:
-							'A delivery with the same event, ID and status as one received within this window starts nothing; 0 turns the check off',
+							'A delivery with the same event, ID, status and content as one received within this window starts nothing (a copy that reaches another n8n process runs no further than this node); 0 turns the check off',
 					},
 					maxFileSizeOption({ displayOptions: { show: { downloadFile: [true] } } }),
 					{
@@ -182,6 +182,7 @@ export class VirtualMailboxTrigger implements INodeType {
 		const options = this.getNodeParameter('options', 0, {}) as Options;
 		// Test deliveries, manual runs and retries of a failed execution run as asked.
 		if (this.getMode() !== 'webhook' || options.duplicateWindowMinutes === 0) return [items];
+		if (typeof this.helpers.checkProcessedAndRecord !== 'function') return [items]; // an n8n without the store
 		const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
 		const record = async (values: string[]) => {
 			const result = await this.helpers.checkProcessedAndRecord(values, 'node', { mode: 'entries', maxEntries: claimPolicy.maxEntries });

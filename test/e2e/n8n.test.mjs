@@ -10,6 +10,7 @@ import * as S from '../support/schemas.mjs';
 import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
 import { credentialFor, operationsWorkflow, pollWorkflows, readOnlyCredentialFor, triggerWorkflow } from './workflows.mjs';
 import { exampleWorkflows, examplesEnv, triggeredExamples } from './examples.mjs';
+import { payloads, sign } from '../support/webhooks.mjs';
 
 const MAILS = 2_500;
 let sim;
@@ -18,6 +19,7 @@ let rest;
 let userFolder;
 let scansDir;
 let polledScan;
+let n8nPort;
 const allExamples = exampleWorkflows();
 const examples = triggeredExamples();
 const triggers = {
@@ -36,9 +38,10 @@ beforeAll(async () => {
 	const mail = (await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: 'Polling Bank' }) }).then((r) => r.json())).mail;
 	polledScan = await fetch(`${sim.url}/_control/mails/${mail.id}/scan`, { method: 'POST', body: JSON.stringify({ type: 'scan' }) }).then((r) => r.json());
 	const operations = operationsWorkflow();
+	n8nPort = await freePort();
 	n8n = await startN8n({
 		userFolder,
-		port: await freePort(),
+		port: n8nPort,
 		env: examplesEnv(scansDir),
 		credentials: [credentialFor(sim), readOnlyCredentialFor(sim)],
 		workflows: [operations, triggers.plain.workflow, triggers.download.workflow, ...allExamples.map((e) => e.workflow), ...pollWorkflows()],
@@ -392,4 +395,30 @@ describe('poll trigger in real n8n (polls once a minute)', () => {
 		const ours = downloads.find((i) => i.json.scan_id === polledScan.id);
 		expect(ours.binary.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${polledScan.id}.pdf` });
 	}, 240_000);
+});
+
+describe('across a restart of n8n', () => {
+	test('a delivery replayed after n8n restarts does not run the workflow again (the claim is in n8n\'s database)', async () => {
+		const url = () => `${n8n.base}/webhook/${triggers.plain.path}`;
+		const body = { ...payloads['new-mail'], id: 880_001 };
+		const first = sign(body, { secret: sim.webhookSecret });
+		expect((await fetch(url(), { method: 'POST', headers: first.headers, body: first.raw })).status).toBe(200);
+		const delivered = async () => {
+			const out = [];
+			for (const e of await rest.executions('VmbTriggerWf0001')) {
+				const items = (await rest.execution(e.id)).data?.resultData?.runData?.['Virtual Mailbox Trigger']?.[0]?.data?.main?.[0] ?? [];
+				out.push(...items.filter((i) => i.json.id === body.id));
+			}
+			return out.length;
+		};
+		await waitFor(async () => (await delivered()) === 1, 30_000);
+		await n8n.stop();
+		n8n = await startN8n({ userFolder, port: n8nPort, env: examplesEnv(scansDir), waitForWebhooks: [triggers.plain.path] });
+		rest = await restClient(n8n.base);
+		const replay = sign(body, { secret: sim.webhookSecret });
+		expect((await fetch(url(), { method: 'POST', headers: replay.headers, body: replay.raw })).status).toBe(200);
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		await waitFor(async () => (await rest.executions('VmbTriggerWf0001')).every((e) => e.status !== 'running' && e.status !== 'new'), 30_000);
+		expect(await delivered()).toBe(1);
+	}, 180_000);
 });

@@ -16,12 +16,12 @@ export const WEBHOOK_PROCESSES = 2;
  * Start the whole cluster. `credentials` and `workflows` are imported through the main process;
  * `waitForWebhooks` are paths each webhook process must serve before this resolves.
  */
-export async function startCluster({ credentials = [], workflows = [], waitForWebhooks = [], env = {}, log = () => {} }) {
+export async function startCluster({ credentials = [], workflows = [], waitForWebhooks = [], env = {}, mainPort, log = () => {} }) {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-queue-'));
 	fs.chmodSync(root, 0o755); // PostgreSQL runs as nobody when this runs as root
 	const postgres = await startPostgres({ root: path.join(root, 'postgres'), port: await freePort(), log });
 	const redis = await startRedis({ port: await freePort(), log });
-	const ports = { main: await freePort(), workers: [], webhooks: [] };
+	const ports = { main: mainPort ?? (await freePort()), workers: [], webhooks: [] };
 	for (let i = 0; i < WORKERS; i++) ports.workers.push(await freePort());
 	for (let i = 0; i < WEBHOOK_PROCESSES; i++) ports.webhooks.push(await freePort());
 	const shared = {

@@ -271,16 +271,9 @@ function webhookContext(workflow, node, additionalData) {
  * result and the items the trigger passed on (undefined when no execution started).
  */
 export async function runDelivery({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId = 'wf-deliveries', executionId = '1', mode = 'webhook' }) {
-	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData, workflowId });
-	additionalData.executionId = executionId;
-	const response = new FakeResponse();
-	const context = webhookContext(workflow, node, additionalData);
-	context.getRequestObject = () => request;
-	context.getResponseObject = () => response;
-	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
-	const result = await nodeType.webhook.call(context);
+	const { result, response, workflow, node, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId });
 	if (!result.workflowData) return { result, response, items: undefined };
+	additionalData.executionId = executionId;
 	const runExecutionData = {
 		startData: {},
 		resultData: { runData: {} },
@@ -294,6 +287,11 @@ export async function runDelivery({ parameters, request, credentials = DEFAULT_C
 
 /** A webhook delivery through n8n's own WebhookContext, as n8n's webhook server runs it. */
 export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId }) {
+	const { result, response, workflow, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId });
+	return { result, response, staticData: workflow.staticData, credentialLoads: additionalData.credentialsHelper.loads };
+}
+
+async function webhookCall({ parameters, request, credentials, staticData, workflowId }) {
 	const loader = await loadPackage();
 	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData, workflowId });
 	const response = new FakeResponse();
@@ -302,7 +300,7 @@ export async function runWebhook({ parameters, request, credentials = DEFAULT_CR
 	context.getResponseObject = () => response;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const result = await nodeType.webhook.call(context);
-	return { result, response, staticData: workflow.staticData, credentialLoads: additionalData.credentialsHelper.loads };
+	return { result, response, workflow, node, additionalData };
 }
 
 /** Lifecycle methods (checkExists, create, delete) through n8n's HookContext. */

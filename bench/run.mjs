@@ -40,28 +40,11 @@ async function simulator(count) {
 
 // ---- 1. Return All of 10,000 items: the node in n8n's execution code vs a bare fetch loop ----
 async function figure1() {
-	const { runNode, DEFAULT_CREDENTIALS } = await import('../test/harness/n8n-core-harness.mjs');
-	const { bareLoop, nodeReturnAll, API_KEY } = await import('./return-all.mjs');
+	const { bareLoop, helperLoop, nodeReturnAll } = await import('./return-all.mjs');
 	const sim = await simulator(10_000);
-	const credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: API_KEY };
 	const bare = () => bareLoop(sim.url);
 	const node = async () => (await nodeReturnAll(sim.url)).length;
-	// n8n's floor: a minimal node making the same 100 requests through httpRequestWithAuthentication,
-	// the helper n8n's rules require of every community node.
-	const floorType = {
-		description: { displayName: 'Floor', name: 'bench.floor', group: ['transform'], version: 1, description: '', defaults: { name: 'Floor' }, inputs: ['main'], outputs: ['main'], credentials: [{ name: 'virtualMailboxApi', required: true }], properties: [] },
-		async execute() {
-			const out = [];
-			let cursor;
-			do {
-				const page = await this.helpers.httpRequestWithAuthentication.call(this, 'virtualMailboxApi', { method: 'GET', url: `${sim.url}/v1/mails?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, json: true });
-				for (const json of page.data) out.push({ json, pairedItem: { item: 0 } });
-				cursor = page.next_cursor;
-			} while (cursor);
-			return [out];
-		},
-	};
-	const floor = async () => (await runNode({ parameters: {}, credentials, type: 'bench.floor', extraTypes: { 'bench.floor': floorType } })).items.length;
+	const floor = async () => (await helperLoop(sim.url)).length;
 	// Warm-up: code loaded and JIT-compiled for all three (the profile shows ~4 runs to steady state).
 	for (let i = 0; i < 4; i++) {
 		await bare();
@@ -301,6 +284,46 @@ async function figure2() {
 	report(2, 'before/after: the same trigger saved at version 1', `${fmt(v)}/s (${latency(results.v1)})`, `${fmt(o)}/s at version 1.1`, fmt(v / o, 3), '(diagnostic)', true, 'at version 1 n8n evaluates a Webhook-v1 expression on every request');
 }
 
+// ---- 7. Return All of 10,000 items over a real round trip (issue: fast over a real network) ----
+// The simulator behind a loopback proxy that charges one round trip per request and one more per
+// new connection (bench/latency-proxy.mjs). Baselines: a bare fetch loop keeping its connection
+// alive (the best any sequential client does) and n8n's HTTP helper doing the same requests
+// sequentially (a new connection for each, as it builds a new agent per request).
+async function figure7() {
+	const { bareLoop, helperLoop, nodeReturnAll } = await import('./return-all.mjs');
+	const { startLatencyProxy } = await import('./latency-proxy.mjs');
+	const rttMs = Number(process.env.VMB_BENCH_RTT_MS ?? 40);
+	const sim = await simulator(10_000);
+	const proxy = await startLatencyProxy({ target: sim.url, rttMs });
+	const contestants = {
+		'keep-alive loop': async () => (await bareLoop(proxy.url)).items.length,
+		'n8n helper': async () => (await helperLoop(proxy.url)).length,
+		node: async () => (await nodeReturnAll(proxy.url)).length,
+	};
+	const times = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
+	const connections = {};
+	const requests = {};
+	for (let round = 0; round < 3; round++) {
+		const names = Object.keys(contestants);
+		for (let k = 0; k < names.length; k++) {
+			const name = names[(k + round) % names.length];
+			await sim.clear();
+			const before = proxy.connections();
+			const t = performance.now();
+			const count = await contestants[name]();
+			times[name].push(performance.now() - t);
+			if (count !== 10_000) throw new Error(`${name} returned ${count} items`);
+			connections[name] = proxy.connections() - before;
+			requests[name] = await sim.requests();
+		}
+	}
+	await proxy.close();
+	await sim.close();
+	const [loop, helper, node] = ['keep-alive loop', 'n8n helper', 'node'].map((k) => median(times[k]));
+	const s = (ms) => `${fmt(ms / 1000, 2)} s`;
+	report(7, `Return All 10,000 mail items over ${rttMs} ms round trips (median of 3 interleaved rounds)`, `${s(node)}, ${requests.node} requests, ${connections.node} connections`, `${s(loop)} bare fetch loop with keep-alive (${requests['keep-alive loop']} requests, ${connections['keep-alive loop']} connection${connections['keep-alive loop'] === 1 ? '' : 's'})`, fmt(node / loop, 3), '<= 0.35, requests <= 110', node / loop <= 0.35 && requests.node <= 110, `n8n's helper, the same requests one after another: ${s(helper)} (${fmt(helper / loop, 2)}x the loop, ${connections['n8n helper']} connections): each page pays a connection setup and a request`);
+}
+
 import { createRequire } from 'node:module';
 const require_ = (p) => createRequire(path.join(ROOT, 'package.json'))(path.join(ROOT, p));
 
@@ -311,5 +334,6 @@ if (want(5)) figure5();
 if (want(6)) await figure6();
 if (want(1)) await figure1();
 if (want(2)) await figure2();
+if (want(7)) await figure7();
 const missed = rows.filter((r) => !r.ok);
 console.log(`\n${rows.length - missed.length} of ${rows.length} goals met${missed.length ? `; missed: ${missed.map((r) => `[${r.figure}] ${r.what}`).join('; ')}` : ''}`);

@@ -228,9 +228,12 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
 export const processedData = {
 	rows: new Map(),
 	writeDelayMs: 0,
+	/** Records that fail before touching the store (as an insert that lost a race does in n8n). */
+	failures: 0,
 	reset() {
 		this.rows.clear();
 		this.writeDelayMs = 0;
+		this.failures = 0;
 	},
 };
 const hashOf = (value) => require('crypto').createHash('md5').update(String(value)).digest('base64');
@@ -238,6 +241,10 @@ const contextOf = (scope, { node, workflow }) => `${workflow.id}|${scope === 'no
 require('n8n-core/dist/data-deduplication-service').DataDeduplicationService.init({
 	async checkProcessedAndRecord(items, scope, contextData, options) {
 		if (options.mode !== 'entries') throw new Error('the harness store keeps entries only');
+		if (processedData.failures > 0) {
+			processedData.failures--;
+			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+		}
 		const key = contextOf(scope, contextData);
 		const stored = processedData.rows.get(key);
 		const list = stored ? [...stored] : [];

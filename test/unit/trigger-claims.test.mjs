@@ -166,6 +166,15 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 		}
 	});
 
+	test("the node's first record losing an insert race to another process is tried once more, not a failed execution; failing twice fails the execution", async () => {
+		const body = payloads['new-mail'];
+		processedData.failures = 1;
+		expect((await runDelivery({ parameters: parameters(), request: request(body), executionId: '601' })).items).toHaveLength(1);
+		otherProcess();
+		processedData.failures = 2;
+		await expect(runDelivery({ parameters: parameters(), request: request({ ...body, id: 6020 }), executionId: '602' })).rejects.toThrow(/unique constraint/);
+	});
+
 	test('several deliveries claimed at once in one process, with a slow store: each runs once, all are remembered', async () => {
 		processedData.writeDelayMs = 5;
 		const bodies = [1, 2, 3, 4, 5].map((n) => ({ ...payloads['new-mail'], id: String(9000 + n) }));

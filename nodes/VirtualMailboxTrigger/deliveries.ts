@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { recentDeliveries } from '../shared/state/recentDeliveries';
 
-/** Per-node state in workflow static data: bounded, so it survives restarts without growing. */
+/** Per-node state in workflow static data, bounded (n8n saves a webhook's static data unreliably: claims.ts decides across restarts). */
 export interface DeliveryState extends IDataObject {
 	/** `resource|status#digest` → receipt time (ms) of the last delivery seen. */
 	seen: Record<string, number>;

@@ -13,13 +13,14 @@ import { detectEvent, identityOf } from './events';
  * n8n's store keeps one list per node and updates it read-modify-write without a lock: two
  * executions that record at the same moment can each overwrite the other's entry. So each claim
  * records the delivery's key together with a claim of its own (key@execution) in one write, waits
- * until any write that overlapped it has landed (SETTLE_MS), and records both again:
+ * until any write that overlapped it has landed (claimPolicy.settleMs), and records both again:
  * - its own claim is there: its write is the one that stood; it runs;
  * - the key is there but not its claim: another copy's write replaced it; that copy runs;
  * - neither (a write for another delivery replaced both): the check just wrote them again; check
- *   once more. After MAX_ROUNDS it runs, since a rare duplicate is better than a lost delivery.
- * This holds while every write to the store finishes within SETTLE_MS (milliseconds on a healthy
- * database); deliveries of one process are serialized (state/claimQueues.ts), so only writes from
+ *   once more. After claimPolicy.maxRounds it runs, since a rare duplicate is better than a lost
+ *   delivery.
+ * This holds while every write to the store finishes within settleMs (milliseconds on a healthy
+ * database); one process's writes go one at a time (state/claimQueues.ts), so only writes from
  * other processes can overlap.
  */
 export const claimPolicy = {

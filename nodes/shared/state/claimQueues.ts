@@ -1,7 +1,8 @@
 /**
- * Holds: per workflow and trigger node, the tail of this process's chain of delivery claims
- * (VirtualMailboxTrigger/claims.ts), so that the claims of one process reach n8n's deduplication
- * store one at a time and cannot overwrite each other's entries there.
+ * Holds: per workflow and trigger node, the tail of this process's chain of writes to n8n's
+ * deduplication store made by delivery claims (VirtualMailboxTrigger/claims.ts), so that they reach
+ * the store one at a time and cannot overwrite each other's entries there (the claims' waits run
+ * outside the chain).
  * Bound: one entry per node with a claim in flight; an entry is removed when its chain is idle.
  * Several processes: not shared, and need not be: claims from other processes (other workers) are
  * what the claim protocol itself settles.

@@ -44,3 +44,35 @@ export async function startLatencyProxy({ target, rttMs = 40 }) {
 		},
 	};
 }
+
+/**
+ * The same proxy in a process of its own: the internet's delay costs the client no CPU, so the
+ * proxy's timers and copying must not run on the event loop of the client being measured.
+ */
+export async function startLatencyProxyProcess({ target, rttMs = 40 }) {
+	const { fork } = await import('node:child_process');
+	const child = fork(new URL(import.meta.url).pathname, ['--serve', target, String(rttMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	const ask = (message) =>
+		new Promise((resolve) => {
+			child.once('message', resolve);
+			child.send(message);
+		});
+	const { url } = await new Promise((resolve, reject) => {
+		child.once('message', resolve);
+		child.once('exit', (code) => reject(new Error(`latency proxy exited ${code}`)));
+	});
+	return {
+		url,
+		rttMs,
+		/** Connections opened through the proxy so far. */
+		connections: async () => (await ask('connections')).connections,
+		close: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }),
+	};
+}
+
+if (process.argv[2] === '--serve') {
+	const proxy = await startLatencyProxy({ target: process.argv[3], rttMs: Number(process.argv[4]) });
+	process.on('message', (message) => message === 'connections' && process.send({ connections: proxy.connections() }));
+	process.on('SIGTERM', () => proxy.close().then(() => process.exit(0)));
+	process.send({ url: proxy.url });
+}

@@ -44,7 +44,9 @@ export async function helperLoop(url) {
 }
 
 /** The action node's Mail → Get Many with Return All, run by n8n's own execution code. */
-export async function nodeReturnAll(url) {
+export async function nodeReturnAll(url, options = {}) {
 	const credentials = { ...DEFAULT_CREDENTIALS, baseUrl: url, apiKey: API_KEY };
-	return (await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: {} }, credentials })).items;
+	const { items, error } = await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: {}, options }, credentials });
+	if (error) throw error;
+	return items;
 }

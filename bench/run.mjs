@@ -23,7 +23,7 @@ function report(figure, what, value, baseline, ratio, goal, ok, note = '') {
 /** The simulator in its own process, so its work is not counted on the client side. */
 async function simulator(count) {
 	const port = 4300 + Math.floor(Math.random() * 500);
-	const child = fork(path.join(ROOT, 'test/simulator/cli.mjs'), ['--port', String(port), '--count', String(count), '--seed', '9'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+	const child = fork(path.join(ROOT, 'test/simulator/cli.mjs'), ['--port', String(port), '--count', String(count), '--seed', '9', '--letter-share', '70'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
 	await new Promise((resolve, reject) => {
 		child.stdout.on('data', (d) => d.toString().includes('simulator on') && resolve());
 		child.once('exit', (code) => reject(new Error(`simulator exited ${code}`)));
@@ -291,10 +291,10 @@ async function figure2() {
 // sequentially (a new connection for each, as it builds a new agent per request).
 async function figure7() {
 	const { bareLoop, helperLoop, nodeReturnAll } = await import('./return-all.mjs');
-	const { startLatencyProxy } = await import('./latency-proxy.mjs');
+	const { startLatencyProxyProcess } = await import('./latency-proxy.mjs');
 	const rttMs = Number(process.env.VMB_BENCH_RTT_MS ?? 40);
 	const sim = await simulator(10_000);
-	const proxy = await startLatencyProxy({ target: sim.url, rttMs });
+	const proxy = await startLatencyProxyProcess({ target: sim.url, rttMs });
 	const contestants = {
 		'keep-alive loop': async () => (await bareLoop(proxy.url)).items.length,
 		'n8n helper': async () => (await helperLoop(proxy.url)).length,
@@ -308,12 +308,12 @@ async function figure7() {
 		for (let k = 0; k < names.length; k++) {
 			const name = names[(k + round) % names.length];
 			await sim.clear();
-			const before = proxy.connections();
+			const before = await proxy.connections();
 			const t = performance.now();
 			const count = await contestants[name]();
 			times[name].push(performance.now() - t);
 			if (count !== 10_000) throw new Error(`${name} returned ${count} items`);
-			connections[name] = proxy.connections() - before;
+			connections[name] = (await proxy.connections()) - before;
 			requests[name] = await sim.requests();
 		}
 	}

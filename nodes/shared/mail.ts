@@ -87,10 +87,30 @@ export function mailQuery(filters: IDataObject, folderId?: string): Query {
 	};
 }
 
-/** Exclusive partitions of the mailbox the API can filter on, tried in this order past the depth limit. */
+const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : undefined);
+
+/**
+ * Exclusive partitions of the mailbox the API can filter on, tried in this order past the depth
+ * limit; `sampleValue` reads an item's value so a page of items can size the parts of a
+ * concurrent read.
+ */
 export const MAIL_SPLITS: readonly SplitDimension[] = [
-	{ param: 'status', values: MAIL_STATUSES },
-	{ param: 'mail_type', values: MAIL_TYPES },
-	{ param: 'scan_status', values: SCAN_STATUSES },
-	{ param: 'is_read', values: ['true', 'false'] },
+	{ param: 'status', values: MAIL_STATUSES, sampleValue: (item) => lower(item.mail_status) },
+	{ param: 'mail_type', values: MAIL_TYPES, sampleValue: (item) => lower(item.mail_type) },
+	{ param: 'scan_status', values: SCAN_STATUSES, sampleValue: (item) => (item.scan ? lower((item.scan as IDataObject).status) : 'none') },
+	{ param: 'is_read', values: ['true', 'false'], sampleValue: (item) => (typeof item.is_read === 'boolean' ? String(item.is_read) : undefined) },
 ];
+
+/** The order GET /v1/mails returns: by arrival (newest or oldest first), ties broken by id. */
+export function mailOrder(sort: string): (a: IDataObject, b: IDataObject) => number {
+	const direction = sort === 'oldest' ? 1 : -1;
+	// Each item's arrival parsed once: a merge of 10,000 items compares each many times.
+	const times = new WeakMap<IDataObject, number>();
+	const time = (item: IDataObject) => {
+		let parsed = times.get(item);
+		if (parsed === undefined) times.set(item, (parsed = Date.parse(String(item.arrival_date ?? '')) || 0));
+		return parsed;
+	};
+	const id = (item: IDataObject) => Number(item.id);
+	return (a, b) => direction * (time(a) - time(b) || id(a) - id(b) || String(a.id).localeCompare(String(b.id)));
+}

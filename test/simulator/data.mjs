@@ -46,8 +46,10 @@ const iso = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
  * The whole account. `now` anchors arrival dates (the newest mail arrived just before it), so
  * the `arrived` filter has items in every period.
  */
-export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), baseUrl = 'http://127.0.0.1' } = {}) {
+export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), baseUrl = 'http://127.0.0.1', letterShare } = {}) {
 	const random = rng(seedValue);
+	// A mailbox with `letterShare` percent letters (a real one runs about 70%), the other types in proportion.
+	const typeWeights = letterShare === undefined ? TYPE_WEIGHTS : TYPE_WEIGHTS.map(([type, weight]) => [type, type === 'letter' ? letterShare : (weight * (100 - letterShare)) / (100 - TYPE_WEIGHTS[0][1])]);
 	const folders = ['Bills', 'Taxes', 'Insurance', 'Banking', 'Health', 'Receipts'].map((name, index) => ({
 		id: String(index + 1),
 		name,
@@ -62,7 +64,7 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 	for (let n = 0; n < count; n++) {
 		const id = String(100000 + n);
 		const arrival = now - 60_000 - Math.floor(((count - n) / Math.max(count, 1)) * span);
-		const mail_type = weighted(random, TYPE_WEIGHTS);
+		const mail_type = weighted(random, typeWeights);
 		const mail_status = weighted(random, STATUS_WEIGHTS);
 		const sender = SENDERS[Math.floor(random() * SENDERS.length)];
 		const mail = {

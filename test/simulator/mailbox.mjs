@@ -7,8 +7,8 @@ import { notFound } from './problems.mjs';
 export const iso = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export class Mailbox {
-	constructor({ count, seed: seedValue }) {
-		this.defaults = { count, seed: seedValue };
+	constructor({ count, seed: seedValue, letterShare }) {
+		this.defaults = { count, seed: seedValue, letterShare };
 		this.fileSecret = crypto.randomBytes(16);
 		this.baseUrl = '';
 		this.version = 0;
@@ -17,7 +17,7 @@ export class Mailbox {
 	}
 
 	reset(options = {}) {
-		this.db = seed({ count: options.count ?? this.defaults.count, seed: options.seed ?? this.defaults.seed, baseUrl: this.baseUrl });
+		this.db = seed({ count: options.count ?? this.defaults.count, seed: options.seed ?? this.defaults.seed, letterShare: options.letterShare ?? this.defaults.letterShare, baseUrl: this.baseUrl });
 		// Newest first, ties by id: the order every list query starts from.
 		this.db.mails.sort((a, b) => Date.parse(b.arrival_date) - Date.parse(a.arrival_date) || Number(b.id) - Number(a.id));
 		this.changed();

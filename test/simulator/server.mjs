@@ -32,9 +32,15 @@ export async function startSimulator({
 	readOnlyKey = DEFAULT_KEYS.readOnlyKey,
 	webhookSecret = DEFAULT_WEBHOOK_SECRET,
 	foldersShape = 'array',
+	letterShare,
 	log = () => {},
 } = {}) {
-	const mailbox = new Mailbox({ count, seed });
+	const mailbox = new Mailbox({ count, seed, letterShare });
+	// latencyMs: every API answer waits this long (tests make concurrency visible with it);
+	// onRequest: awaited with each API request's record before it is answered (tests change the
+	// mailbox mid-read with it); inFlight: API requests being answered now, recorded on each.
+	const settings = { latencyMs: 0, onRequest: undefined };
+	let inFlight = 0;
 	const webhooks = new WebhookSender(mailbox, webhookSecret);
 	const requests = [];
 	const faults = [];
@@ -43,6 +49,8 @@ export async function startSimulator({
 		requests.length = 0;
 		webhooks.deliveries.length = 0;
 		faults.length = 0;
+		settings.latencyMs = 0;
+		settings.onRequest = undefined;
 	};
 	const info = () => ({ baseUrl: mailbox.baseUrl, apiKey, readOnlyKey, webhookSecret, mails: mailbox.db.mails.length, scans: mailbox.db.scans.length, folders: mailbox.db.folders.length });
 
@@ -107,10 +115,17 @@ export async function startSimulator({
 			}
 			const record = { method: req.method, path: url.pathname, query: Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k)])), body: raw.length ? raw.toString('utf8') : undefined, at: Date.now() };
 			requests.push(record);
+			record.inFlight = ++inFlight;
+			res.on('close', () => {
+				inFlight--;
+				record.status = res.statusCode;
+			});
+			if (settings.latencyMs) await new Promise((resolve) => setTimeout(resolve, settings.latencyMs));
+			await settings.onRequest?.(record);
 			const auth = req.headers.authorization ?? '';
 			const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
 			record.key = key === apiKey ? 'full' : key === readOnlyKey ? 'read-only' : 'invalid';
-			const fault = faults.find((f) => f.count > 0 && url.pathname.includes(f.path) && (!f.method || f.method === req.method));
+			const fault = faults.find((f) => f.count > 0 && url.pathname.includes(f.path) && (!f.method || f.method === req.method) && (!f.query || url.search.includes(f.query)));
 			if (fault) {
 				fault.count--;
 				if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -152,6 +167,7 @@ export async function startSimulator({
 			return mailbox.db;
 		},
 		requests,
+		settings,
 		deliveries: webhooks.deliveries,
 		reset,
 		close: () =>

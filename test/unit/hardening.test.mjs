@@ -293,7 +293,8 @@ describe('row 10: a same-status update with new content is a new event; a copy i
 });
 
 describe('row 11: a split read proves its counts again at the end', () => {
-	const getAll = { resource: 'mail', operation: 'getAll', returnAll: true, filters: {} };
+	// The split of a sequential read (Max Parallel Requests 1); the concurrent read re-reads instead (concurrent-list.test.mjs).
+	const getAll = { resource: 'mail', operation: 'getAll', returnAll: true, filters: {}, options: { maxParallelRequests: 1 } };
 
 	test('an item moving between parts mid-read fails the run instead of being missed', async () => {
 		const mails = F.bulkMail(12_000, (n) => ({ mail_status: n % 2 ? 'inbox' : 'archived' }));

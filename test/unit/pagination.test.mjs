@@ -11,7 +11,9 @@ beforeEach(() => {
 	api = mockApi();
 });
 
-const getAll = (extra = {}) => ({ resource: 'mail', operation: 'getAll', returnAll: true, filters: {}, ...extra });
+// One page after another (Max Parallel Requests 1): the cursor walk and the depth-limit split
+// themselves. The concurrent read is tested in concurrent-list.test.mjs.
+const getAll = (extra = {}) => ({ resource: 'mail', operation: 'getAll', returnAll: true, filters: {}, options: { maxParallelRequests: 1 }, ...extra });
 const ids = (items) => items.map((i) => i.json.id);
 const cursors = () => api.requests.map((r) => r.query.cursor?.[0] ?? null);
 

@@ -77,7 +77,7 @@ export async function downloadFile(
 		const problem = fileLinkProblem(link, { custom, customOrigin });
 		if (problem) throw refuse(problem);
 		const context: ErrorContext = { method: 'GET', path: link.pathname, itemIndex, secrets: [] };
-		const response = await sendWithRetries(this, 'GET', context, async () => {
+		const response = await sendWithRetries(this, 'GET', context, {}, async () => {
 			const answer = (await this.helpers.httpRequest({
 				method: 'GET',
 				url: link.href,

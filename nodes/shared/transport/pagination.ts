@@ -1,23 +1,13 @@
-import type { IDataObject, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../constants';
 import type { Query } from './query';
 import type { ApiContext } from './credentials';
-import { apiRequest } from './request';
-
-/** Page envelope of the spec. */
-export interface Page {
-	data: IDataObject[];
-	next_cursor: string | null;
-	total_count: number;
-}
-
-/** An exclusive partition of a query the API supports: every item matches exactly one value. */
-export interface SplitDimension {
-	param: string;
-	values: readonly string[];
-}
+import { readConcurrently } from './concurrent';
+import type { SplitDimension } from './partition';
+import { RequestPool } from './pool';
+import { eachPage, getPage, type Page } from './pages';
 
 export interface ListOptions {
 	returnAll: boolean;
@@ -27,68 +17,19 @@ export interface ListOptions {
 	splits?: readonly SplitDimension[];
 	/** Which filters the user can narrow with, for the depth-limit error. */
 	narrowHint?: string;
-	/** Order of merged results after a split (the parts come back one after another). */
+	/** The API's order, total (ties broken), to merge results after a split. */
 	order?: (a: IDataObject, b: IDataObject) => number;
 	/** Added to each part's query after a split, so every part comes back in one known order. */
 	splitQuery?: Query;
+	/** Added to a query to read it from its other end (the reverse sort); lists without one are read from the front only. */
+	reverseQuery?: Query;
+	/** Requests in flight at most for Return All (1: one page after another). */
+	maxParallel?: number;
 }
 
 interface Leaf {
 	query: Query;
 	first: Page;
-}
-
-/** One page of a list, its envelope checked: a malformed answer is a clear NodeApiError, never a TypeError. */
-export async function getPage(
-	ctx: ApiContext,
-	path: string,
-	query: Query,
-	limit: number,
-	cursor: string | undefined,
-	itemIndex?: number,
-): Promise<Page> {
-	const body = await apiRequest.call(ctx, 'GET', path, { query: { ...query, limit, cursor }, itemIndex });
-	if (Array.isArray(body)) return { data: body as IDataObject[], next_cursor: null, total_count: (body as IDataObject[]).length };
-	if (!body || !Array.isArray((body as IDataObject).data)) {
-		throw new NodeApiError(ctx.getNode(), (body ?? {}) as JsonObject, {
-			message: `Unexpected response from GET ${path}: no "data" list`,
-			itemIndex,
-		});
-	}
-	const page = body as unknown as Page;
-	return { data: page.data, next_cursor: page.next_cursor ?? null, total_count: Number(page.total_count ?? page.data.length) };
-}
-
-/**
- * Every page of one query, first to last, each checked by getPage. Stops on a null cursor; fails
- * on a cursor the API already returned or on more pages than the depth limit allows. `first`, when
- * given, is the query's first page, already read.
- */
-export async function* eachPage(
-	ctx: ApiContext,
-	path: string,
-	query: Query,
-	{ pageSize = PAGE_SIZE_MAX, itemIndex, first }: { pageSize?: number; itemIndex?: number; first?: Page } = {},
-): AsyncGenerator<Page> {
-	const maxPages = Math.ceil(DEPTH_LIMIT / pageSize) + 1;
-	const seen = new Set<string>();
-	let page = first ?? (await getPage(ctx, path, query, pageSize, undefined, itemIndex));
-	for (let pages = 1; ; pages++) {
-		yield page;
-		const cursor = page.next_cursor;
-		if (!cursor) return;
-		if (seen.has(cursor) || pages >= maxPages) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				seen.has(cursor)
-					? `GET ${path} returned a cursor it had already returned; stopped to avoid an endless loop`
-					: `GET ${path} kept returning pages past the ${DEPTH_LIMIT}-item limit; stopped after ${pages} pages`,
-				{ itemIndex },
-			);
-		}
-		seen.add(cursor);
-		page = await getPage(ctx, path, query, pageSize, cursor, itemIndex);
-	}
 }
 
 /**
@@ -107,7 +48,24 @@ export async function listPaginated(
 ): Promise<IDataObject[]> {
 	const max = options.returnAll ? Number.POSITIVE_INFINITY : Math.max(1, options.limit);
 	const pageSize = Math.min(PAGE_SIZE_MAX, max);
-	const first = await getPage(this, path, query, pageSize, undefined, options.itemIndex);
+	const parallel = options.returnAll && (options.maxParallel ?? 1) > 1 && options.reverseQuery && options.order;
+	const pool = parallel ? new RequestPool(options.maxParallel!) : undefined;
+	const first = await getPage(this, path, query, pageSize, undefined, options.itemIndex, { pool });
+	if (pool && first.next_cursor) {
+		return await readConcurrently(this, path, query, first, {
+			itemIndex: options.itemIndex,
+			pool,
+			splits: options.splits ?? [],
+			splitQuery: options.splitQuery ?? {},
+			reverseQuery: options.reverseQuery!,
+			order: options.order!,
+			refine: async (leaf) => {
+				const leaves = await planSplit(this, path, leaf, options, 0, 2 * DEPTH_LIMIT);
+				if (leaves.some((part) => part.first.total_count > 2 * DEPTH_LIMIT)) throw unreachableError(this, leaf.first, leaves, options, 2 * DEPTH_LIMIT);
+				return leaves;
+			},
+		});
+	}
 
 	if (first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT) {
 		const out = new Collector(max);
@@ -115,20 +73,8 @@ export async function listPaginated(
 		return out.items;
 	}
 
-	const leaves = await planSplit(this, path, { query, first }, options, 0);
-	const unreachable = leaves.filter((leaf) => leaf.first.total_count > DEPTH_LIMIT);
-	if (unreachable.length > 0) {
-		const reachable = leaves.reduce((sum, leaf) => sum + Math.min(leaf.first.total_count, DEPTH_LIMIT), 0);
-		const tried = (options.splits ?? []).map((s) => s.param).join(', ');
-		throw new NodeOperationError(
-			this.getNode(),
-			`${first.total_count} items match, but only ${reachable} can be reached: the API pages through at most ${DEPTH_LIMIT} items per query${tried ? ` and splitting by ${tried} still leaves parts over that limit` : ''}`,
-			{
-				itemIndex: options.itemIndex,
-				description: `Narrow the query${options.narrowHint ? ` with ${options.narrowHint}` : ''} so that fewer than ${DEPTH_LIMIT} items match, or run the node once per narrower query.`,
-			},
-		);
-	}
+	const leaves = await planSplit(this, path, { query, first }, options, 0, DEPTH_LIMIT);
+	if (leaves.some((leaf) => leaf.first.total_count > DEPTH_LIMIT)) throw unreachableError(this, first, leaves, options, DEPTH_LIMIT);
 	const out = new Collector(Number.POSITIVE_INFINITY);
 	for (const leaf of leaves) {
 		const read = await walk(this, path, leaf, PAGE_SIZE_MAX, out, options.itemIndex);
@@ -152,15 +98,33 @@ export async function listPaginated(
 	return Number.isFinite(max) ? items.slice(0, max) : items;
 }
 
-/** Probe each part's first page (it doubles as the part's first data page) and recurse. */
+/** The depth limit leaves items out whatever the split: fail before fetching, with the counts. */
+function unreachableError(ctx: ApiContext, whole: Page, leaves: Leaf[], options: ListOptions, reach: number): NodeOperationError {
+	const reachable = leaves.reduce((sum, leaf) => sum + Math.min(leaf.first.total_count, reach), 0);
+	const tried = (options.splits ?? []).map((s) => s.param).join(', ');
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${whole.total_count} items match, but only ${reachable} can be reached: the API pages through at most ${reach} items per query${reach > DEPTH_LIMIT ? ' read from both ends' : ''}${tried ? ` and splitting by ${tried} still leaves parts over that limit` : ''}`,
+		{
+			itemIndex: options.itemIndex,
+			description: `Narrow the query${options.narrowHint ? ` with ${options.narrowHint}` : ''} so that fewer than ${reach} items match, or run the node once per narrower query.`,
+		},
+	);
+}
+
+/**
+ * Probe each part's first page (it doubles as the part's first data page) and recurse until every
+ * part holds at most `reach` items (what one query can page through).
+ */
 async function planSplit(
 	ctx: ApiContext,
 	path: string,
 	whole: Leaf,
 	options: ListOptions,
 	from: number,
+	reach: number,
 ): Promise<Leaf[]> {
-	if (whole.first.total_count <= DEPTH_LIMIT) return [whole];
+	if (whole.first.total_count <= reach) return [whole];
 	const splits = options.splits ?? [];
 	for (let d = from; d < splits.length; d++) {
 		const dimension = splits[d];
@@ -184,7 +148,7 @@ async function planSplit(
 			);
 		}
 		const leaves: Leaf[] = [];
-		for (const part of parts) leaves.push(...(await planSplit(ctx, path, part, options, d + 1)));
+		for (const part of parts) leaves.push(...(await planSplit(ctx, path, part, options, d + 1, reach)));
 		return leaves;
 	}
 	return [whole];

@@ -6,6 +6,7 @@ import { retryPolicy } from '../state/retryPolicy';
 import { type ApiContext, baseUrlOf, getApiCredentials } from './credentials';
 import { type ErrorContext, keyEnvironmentHint, networkError, problemError } from './errors';
 import { buildUrl, type Query } from './query';
+import type { RequestPool } from './pool';
 import { nextDelay, type Failure } from './retry';
 
 export interface RequestOptions {
@@ -14,6 +15,10 @@ export interface RequestOptions {
 	itemIndex?: number;
 	/** Strings that must never appear in an error (for example a bank account number being sent). */
 	secrets?: string[];
+	/** Shared bound on requests in flight (a concurrent read); each attempt holds one slot. */
+	pool?: RequestPool;
+	/** Order among requests waiting for a slot of `pool`: higher goes first. */
+	priority?: () => number;
 }
 
 /**
@@ -48,7 +53,7 @@ export async function apiRequest(
 	// decrypt) it again for every request: a Return All of 100 pages would do that 100 times.
 	const { id, name = '' } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 	const credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials as ICredentialDataDecryptedObject };
-	const response = await sendWithRetries(this, method, context, async () =>
+	const response = await sendWithRetries(this, method, context, options, async () =>
 		(await this.helpers.httpRequestWithAuthentication.call(
 			this,
 			CREDENTIAL_TYPE,
@@ -101,6 +106,7 @@ export async function sendWithRetries(
 	ctx: ApiContext,
 	method: IHttpRequestMethods,
 	context: ErrorContext,
+	{ pool, priority }: Pick<RequestOptions, 'pool' | 'priority'>,
 	send: () => Promise<IN8nHttpFullResponse>,
 ): Promise<IN8nHttpFullResponse> {
 	let waitedMs = 0;
@@ -108,7 +114,12 @@ export async function sendWithRetries(
 		let response: IN8nHttpFullResponse | undefined;
 		let failure: Failure;
 		try {
-			response = await send();
+			await pool?.acquire(priority);
+			try {
+				response = await send();
+			} finally {
+				pool?.release();
+			}
 		} catch (error) {
 			// Thrown only when no HTTP response arrived (n8n wraps those in its own errors).
 			failure = { kind: 'network' };
@@ -118,9 +129,12 @@ export async function sendWithRetries(
 			await sleep(delay);
 			continue;
 		}
+		if (response.statusCode !== 429) pool?.succeeded();
 		if (response.statusCode < 400) return response;
 		failure = { kind: 'status', status: response.statusCode, retryAfter: headerOf(response, 'retry-after') || undefined };
 		const delay = nextDelay(method, failure, attempt, waitedMs, Date.now());
+		// A 429 slows every request of a concurrent read, not only this one.
+		if (response.statusCode === 429) pool?.throttled(delay ?? 0);
 		if (delay === undefined) throw problemError(ctx.getNode(), response.statusCode, bodyText(response.body), context);
 		waitedMs += delay;
 		await sleep(delay);

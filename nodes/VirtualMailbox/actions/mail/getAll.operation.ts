@@ -1,11 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { returnAllAndLimit } from '../../../shared/descriptions';
 import { forOperation } from '../../../shared/display';
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
-import { MAIL_FILTERS, MAIL_SPLITS, mailQuery } from '../../../shared/mail';
+import { MAIL_FILTERS, MAIL_SPLITS, mailOrder, mailQuery } from '../../../shared/mail';
 import { listPaginated } from '../../../shared/transport';
 import { locatorValue, readReturnAll } from '../../../shared/validate';
+
+/** More than this many requests at once from one node run would look like a flood to the API. */
+const MAX_PARALLEL = 10;
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit(),
@@ -16,6 +20,25 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: MAIL_FILTERS,
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { returnAll: [true] } },
+		options: [
+			{
+				displayName: 'Max Parallel Requests',
+				name: 'maxParallelRequests',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
+				default: 6,
+				description:
+					'How many pages to read at the same time when returning all. Large lists are divided into parts read at once, which is much faster over the internet; 1 reads one page after another.',
+			},
+		],
 	},
 ];
 
@@ -28,7 +51,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const folderId = locatorValue(folder) ? await resolveFolderId.call(this, folder, i) : undefined;
 	const query = mailQuery(filters, folderId);
 	const sort = (filters.sort as string | undefined) ?? 'newest';
-	const time = (item: IDataObject) => Date.parse(String(item.arrival_date ?? '')) || 0;
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const maxParallel = options.maxParallelRequests ?? 6;
+	if (typeof maxParallel !== 'number' || !Number.isInteger(maxParallel) || maxParallel < 1 || maxParallel > MAX_PARALLEL) {
+		throw new NodeOperationError(this.getNode(), `Max Parallel Requests must be a whole number from 1 to ${MAX_PARALLEL}, got ${String(maxParallel)}`, { itemIndex: i });
+	}
 
 	return await listPaginated.call(this, '/v1/mails', query, {
 		returnAll,
@@ -36,7 +63,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		itemIndex: i,
 		splits: MAIL_SPLITS,
 		splitQuery: { sort },
-		order: (a, b) => (sort === 'oldest' ? time(a) - time(b) : time(b) - time(a)),
+		reverseQuery: { sort: sort === 'oldest' ? 'newest' : 'oldest' },
+		order: mailOrder(sort),
+		maxParallel,
 		narrowHint: 'the Arrived, Folder or Search filter',
 	});
 }

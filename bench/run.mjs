@@ -76,7 +76,7 @@ async function figure1() {
 	const MB = (x) => `${fmt(x / 1e6)} MB`;
 	report(1, 'Return All 10,000 mail items, wall time (median of 9 interleaved rounds, after 4 warm-up runs)', `${fmt(n)} ms`, `${fmt(b)} ms bare fetch loop`, fmt(n / b, 3), '<= 1.10', n / b <= 1.1, `the floor any compliant node stands on, n8n's httpRequestWithAuthentication doing the same 100 requests, takes ${fmt(f)} ms (${fmt(f / b, 2)}x the bare loop): a new TCP connection per request, axios, the bearer expression evaluated per request`);
 	report(1, 'Return All 10,000 mail items vs n8n\'s HTTP helper floor (our code\'s own cost)', `${fmt(n)} ms`, `${fmt(f)} ms minimal node, same requests via httpRequestWithAuthentication`, fmt(n / f, 3), '<= 1.10', n / f <= 1.1);
-	report(1, 'requests for 10,000 items', requests, 100, fmt(requests / 100, 2), 'exactly 100', requests === 100);
+	report(1, 'requests for 10,000 items (read in parts, from both ends, 6 at a time)', requests, 100, fmt(requests / 100, 2), '<= 110', requests <= 110);
 	report(1, 'peak heap growth vs raw JSON received (own process, 1 MB young-generation semi-space so uncollected garbage is not counted as the node\'s)', `${MB(small.node.peak)} peak, ${MB(small.node.retained)} retained`, `${MB(small.bytes)} JSON; bare loop holding the same items: ${MB(small.bare.peak)} peak (${fmt(small.bare.peak / small.bytes, 2)}x), ${MB(small.bare.retained)} retained`, fmt(small.node.peak / small.bytes, 2), '<= 3x', small.node.peak <= 3 * small.bytes, `retained ${fmt(small.node.retained / small.bytes, 2)}x JSON vs the bare loop's ${fmt(small.bare.retained / small.bytes, 2)}x`);
 	report(1, 'same, V8\'s default young generation (up to 16 MB of garbage before a scavenge)', `${MB(standard.node.peak)} peak (${fmt(standard.node.peak / standard.bytes, 2)}x JSON)`, `bare loop ${MB(standard.bare.peak)} peak (${fmt(standard.bare.peak / standard.bytes, 2)}x JSON)`, fmt(standard.node.peak / standard.bare.peak, 2), '(diagnostic)', true, 'here even the bare loop is over 3x: the peak is mostly garbage V8 has not collected yet');
 	await sim.close();
@@ -270,6 +270,9 @@ async function figure2() {
 	// The same with n8n's exemption of its own Webhook node from the per-request isolate switched off
 	// (N8N_EXPRESSION_ENGINE_ALLOW_WEBHOOK_ISOLATE_SKIP=false): both then pay the same platform cost.
 	const leveled = await session({ N8N_EXPRESSION_ENGINE_ALLOW_WEBHOOK_ISOLATE_SKIP: 'false' }, ['builtIn', 'ours']);
+	// An operator's setting: with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true n8n takes an isolate only
+	// when an expression is evaluated, and this trigger evaluates none while it answers.
+	const lazy = await session({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }, ['builtIn', 'ours']);
 	await live.close();
 	const pick = (list, key) => median(list.map((r) => r[key]));
 	const [o, b] = [pick(results.ours, 'rate'), pick(results.builtIn, 'rate')];
@@ -278,7 +281,9 @@ async function figure2() {
 	const fl = pick(results.floor, 'rate');
 	const latency = (list) => `p50 ${fmt(pick(list, 'p50'))} ms, p99 ${fmt(pick(list, 'p99'))} ms`;
 	report(2, 'signed deliveries/s through the trigger in real n8n vs n8n\'s built-in Webhook node (4 rounds x 400, 8 concurrent, a new mail id each)', `${fmt(o)}/s (${latency(results.ours)})`, `${fmt(b)}/s built-in Webhook node v2 (${latency(results.builtIn)})`, fmt(o / b, 3), '>= 0.90', o / b >= 0.9 && failures === 0, `${failures ? `${failures} non-200 answers; ` : 'every delivery answered 200; '}n8n 2.41 skips its per-request expression isolate only for its own Webhook node (live-webhooks webhookPhaseNeedsIsolate): every other trigger, n8n's own included, pays it`);
-	report(2, 'same vs the smallest community webhook trigger (bench/floor-package: returns the body, no credential, no check; same n8n path)', `${fmt(o)}/s`, `${fmt(fl)}/s (${latency(results.floor)})`, fmt(o / fl, 3), '>= 0.90', o / fl >= 0.9, 'what this trigger itself costs: signature check, event detection, deduplication state');
+	report(2, 'same vs the smallest community webhook trigger (bench/floor-package: returns the body, no credential, no check; same n8n path)', `${fmt(o)}/s`, `${fmt(fl)}/s (${latency(results.floor)})`, fmt(o / fl, 3), '>= 0.95', o / fl >= 0.95, 'what this trigger itself costs: signature check, event detection, deduplication state');
+	const [zo, zb] = [pick(lazy.ours, 'rate'), pick(lazy.builtIn, 'rate')];
+	report(2, 'same vs the built-in Webhook node, both on n8n started with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', `${fmt(zo)}/s (${latency(lazy.ours)})`, `${fmt(zb)}/s built-in Webhook node v2 (${latency(lazy.builtIn)})`, fmt(zo / zb, 3), '>= 0.90', zo / zb >= 0.9, `with the default (eager) acquire: ${fmt(o / b, 2)}; an isolate is then taken only when an expression is evaluated`);
 	const [lo, lb] = [pick(leveled.ours, 'rate'), pick(leveled.builtIn, 'rate')];
 	report(2, 'same, leveled: n8n started with N8N_EXPRESSION_ENGINE_ALLOW_WEBHOOK_ISOLATE_SKIP=false, so its Webhook node pays the per-request isolate too', `${fmt(lo)}/s (${latency(leveled.ours)})`, `${fmt(lb)}/s built-in Webhook node v2 (${latency(leveled.builtIn)})`, fmt(lo / lb, 3), '>= 0.90', lo / lb >= 0.9, 'isolates the platform exemption from what the trigger does');
 	report(2, 'before/after: the same trigger saved at version 1', `${fmt(v)}/s (${latency(results.v1)})`, `${fmt(o)}/s at version 1.1`, fmt(v / o, 3), '(diagnostic)', true, 'at version 1 n8n evaluates a Webhook-v1 expression on every request');
@@ -295,14 +300,22 @@ async function figure7() {
 	const rttMs = Number(process.env.VMB_BENCH_RTT_MS ?? 40);
 	const sim = await simulator(10_000);
 	const proxy = await startLatencyProxyProcess({ target: sim.url, rttMs });
+	const ids = (items) => items.map((item) => item.id ?? item.json.id).join();
+	let sequentialIds;
 	const contestants = {
-		'keep-alive loop': async () => (await bareLoop(proxy.url)).items.length,
-		'n8n helper': async () => (await helperLoop(proxy.url)).length,
-		node: async () => (await nodeReturnAll(proxy.url)).length,
+		'keep-alive loop': async () => {
+			const { items } = await bareLoop(proxy.url);
+			sequentialIds = ids(items);
+			return items;
+		},
+		'n8n helper': async () => (await helperLoop(proxy.url)).map((item) => item.json),
+		node: async () => await nodeReturnAll(proxy.url),
+		'node, 10 parallel': async () => await nodeReturnAll(proxy.url, { maxParallelRequests: 10 }),
 	};
 	const times = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
 	const connections = {};
 	const requests = {};
+	const identical = {};
 	for (let round = 0; round < 3; round++) {
 		const names = Object.keys(contestants);
 		for (let k = 0; k < names.length; k++) {
@@ -310,18 +323,24 @@ async function figure7() {
 			await sim.clear();
 			const before = await proxy.connections();
 			const t = performance.now();
-			const count = await contestants[name]();
+			const items = await contestants[name]();
 			times[name].push(performance.now() - t);
-			if (count !== 10_000) throw new Error(`${name} returned ${count} items`);
+			if (items.length !== 10_000) throw new Error(`${name} returned ${items.length} items`);
 			connections[name] = (await proxy.connections()) - before;
 			requests[name] = await sim.requests();
+			identical[name] = identical[name] !== false && (sequentialIds === undefined || ids(items) === sequentialIds);
 		}
 	}
 	await proxy.close();
 	await sim.close();
-	const [loop, helper, node] = ['keep-alive loop', 'n8n helper', 'node'].map((k) => median(times[k]));
+	const [loop, helper, node, wide] = ['keep-alive loop', 'n8n helper', 'node', 'node, 10 parallel'].map((k) => median(times[k]));
 	const s = (ms) => `${fmt(ms / 1000, 2)} s`;
-	report(7, `Return All 10,000 mail items over ${rttMs} ms round trips (median of 3 interleaved rounds)`, `${s(node)}, ${requests.node} requests, ${connections.node} connections`, `${s(loop)} bare fetch loop with keep-alive (${requests['keep-alive loop']} requests, ${connections['keep-alive loop']} connection${connections['keep-alive loop'] === 1 ? '' : 's'})`, fmt(node / loop, 3), '<= 0.35, requests <= 110', node / loop <= 0.35 && requests.node <= 110, `n8n's helper, the same requests one after another: ${s(helper)} (${fmt(helper / loop, 2)}x the loop, ${connections['n8n helper']} connections): each page pays a connection setup and a request`);
+	// Every request opens a connection (n8n's helper builds a new agent each time): 2 round trips.
+	// With 6 in flight, the whole's first page and then requests/6 rounds one after another.
+	const floor = (parallel) => (1 + (requests.node - 1) / parallel) * 2 * rttMs;
+	const same = identical.node && identical['node, 10 parallel'];
+	report(7, `Return All 10,000 mail items over ${rttMs} ms round trips (median of 3 interleaved rounds; mailbox 70% letters)`, `${s(node)}, ${requests.node} requests, ${connections.node} connections, ${same ? 'identical items in the API order' : 'ITEMS DIFFER from the sequential read'}`, `${s(loop)} bare fetch loop with keep-alive (${requests['keep-alive loop']} requests, ${connections['keep-alive loop']} connection${connections['keep-alive loop'] === 1 ? '' : 's'})`, fmt(node / loop, 3), '<= 0.35, requests <= 110, identical', node / loop <= 0.35 && requests.node <= 110 && same, `n8n's helper one page after another (the design before): ${s(helper)} (${fmt(helper / loop, 2)}x the loop); the round-trip floor with 6 in flight, 2 round trips per request (connection + request): ${s(floor(6))} = ${fmt(floor(6) / loop, 2)}x the loop`);
+	report(7, 'same, Max Parallel Requests 10', `${s(wide)}, ${requests['node, 10 parallel']} requests`, `${s(loop)} bare fetch loop`, fmt(wide / loop, 3), '(diagnostic)', true, `round-trip floor with 10 in flight: ${s(floor(10))}`);
 }
 
 import { createRequire } from 'node:module';

@@ -119,6 +119,7 @@ export async function startSimulator({
 			res.on('close', () => {
 				inFlight--;
 				record.status = res.statusCode;
+				record.doneAt = Date.now();
 			});
 			if (settings.latencyMs) await new Promise((resolve) => setTimeout(resolve, settings.latencyMs));
 			await settings.onRequest?.(record);

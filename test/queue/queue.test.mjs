@@ -239,7 +239,8 @@ describe('action node on the workers', () => {
 	}, 150_000);
 
 	test('a worker killed during Return All of 10,000 mail items: no execution reports success with a partial list', async () => {
-		await control('/faults', { path: '/v1/mails', method: 'GET', status: 200, delayMs: 150, count: 10_000 });
+		// Slow pages (1 s each), so the read, 6 pages at a time, is still running when the worker dies.
+		await control('/faults', { path: '/v1/mails', method: 'GET', status: 200, delayMs: 1000, count: 10_000 });
 		const before = new Set((await executionsOf('VmbOperationsWf1')).map((e) => e.id));
 		const response = fetch(`${cluster.webhookBases[0]}/webhook/op/mail-getAll-all`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(240_000) })
 			.then((r) => r.status)

@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { apiRequest, eachPage, getPage, type Query, segment } from '../shared/transport';
-import { departed, MAX_PENDING, type PollState, remember, takeNew } from './polling';
+import { departed, MAX_LATE_PAGES, MAX_PENDING, type PollState, remember, takeLate, takeNew } from './polling';
 
 type PollEvent = 'new-mail' | 'scan-completed' | 'open-completed';
 
@@ -79,7 +79,12 @@ export class VirtualMailboxPollTrigger implements INodeType {
 	}
 }
 
-/** Newest-first pages until an item already seen; one request when nothing is new. */
+/**
+ * Newest-first pages until an item already seen; one request when nothing is new. The query's
+ * total_count tells whether that is all: when it grew by more than the new items at the top, mail
+ * was logged late with an earlier arrival date, and the walk goes on below the first seen item
+ * (within the remembered part of the list, at most MAX_LATE_PAGES) to find it.
+ */
 async function pollNewMail(this: IPollFunctions, state: PollState, manual: boolean): Promise<INodeExecutionData[]> {
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const query: Query = { ...mailQuery(filters), sort: 'newest' };
@@ -89,20 +94,43 @@ async function pollNewMail(this: IPollFunctions, state: PollState, manual: boole
 		return page.data.map((json) => ({ json: { event: 'new-mail', ...json } }));
 	}
 	const seen = new Set(state.seenIds ?? []);
+	const floor = state.seenIds?.at(-1);
 	const fresh: IDataObject[] = [];
+	const late: IDataObject[] = [];
+	const walked: string[] = [];
+	let total: number | undefined;
+	let missing = 0;
+	let deeper = 0;
 	for await (const page of eachPage(this, '/v1/mails', query)) {
-		const taken = state.primed ? takeNew(page.data, seen, state.newestArrival) : { fresh: page.data, stop: true };
-		fresh.push(...taken.fresh);
-		if (taken.stop) break;
+		total ??= page.total_count;
+		let rest = page.data;
+		if (!state.primed) {
+			fresh.push(...page.data);
+			break;
+		}
+		if (deeper === 0) {
+			const taken = takeNew(page.data, seen, state.newestArrival);
+			fresh.push(...taken.fresh);
+			if (!taken.stop) continue;
+			missing = state.total === undefined ? 0 : total - state.total - fresh.length;
+			if (missing <= 0) break;
+			rest = page.data.slice(taken.fresh.length);
+		}
+		const found = takeLate(rest, seen, floor, missing - late.length);
+		late.push(...found.late);
+		walked.push(...found.walked);
+		if (found.done || ++deeper >= MAX_LATE_PAGES) break;
 	}
 	const firstRun = !state.primed;
 	state.primed = true;
-	state.seenIds = remember(fresh.map((m) => String(m.id)), state.seenIds);
+	state.total = total;
+	// In list order (newest first): the new items, what the deeper walk passed, then the rest.
+	state.seenIds = remember([...fresh.map((m) => String(m.id)), ...walked], state.seenIds);
 	const newest = fresh[0]?.arrival_date;
 	if (typeof newest === 'string' && (!state.newestArrival || Date.parse(newest) > Date.parse(state.newestArrival))) state.newestArrival = newest;
 	// The first activation records where the mailbox stands instead of replaying it.
 	if (firstRun) return [];
-	return fresh.reverse().map((json) => ({ json: { event: 'new-mail', ...json } }));
+	return [...late.reverse(), ...fresh.reverse()].map((json) => ({ json: { event: 'new-mail', ...json } }));
 }
 
 /**

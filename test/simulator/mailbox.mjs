@@ -91,7 +91,7 @@ export class Mailbox {
 		const mail = {
 			id, is_read: false, mail_status: fields.mail_status ?? 'inbox', mail_type, folder_id: null,
 			sender_name: fields.sender_name ?? 'City Utilities', recipient_name: fields.recipient_name ?? 'Ada Lovelace',
-			arrival_date: iso(), envelope_image_url: `${this.baseUrl}/files/envelopes/${id}.jpg`, quarantine_reason: null, scan: null,
+			arrival_date: fields.arrival_date ?? iso(), envelope_image_url: `${this.baseUrl}/files/envelopes/${id}.jpg`, quarantine_reason: null, scan: null,
 			weight: Number(fields.weight ?? (mail_type === 'package' ? 2.5 : 0.1)),
 			measurement: fields.measurement ?? { width: 9.5, height: 4.1, length: 0.2 },
 			tracking_number: null, sender_address: '1 Sender Rd, Springfield', has_storage_charges: false, previous_status: null,

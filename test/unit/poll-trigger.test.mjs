@@ -64,6 +64,41 @@ describe('new mail', () => {
 		expect(restarted.items.map((i) => i.json.id)).toEqual([b]);
 	});
 
+	test('mail logged late with an earlier arrival date is emitted once, found by the change in total_count', async () => {
+		const { saved } = await poll(newMail);
+		const days = (n) => new Date(Date.now() - n * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+		const fresh = (await control('/mail', { sender_name: 'On time' })).mail.id;
+		const late = (await control('/mail', { sender_name: 'Logged late', arrival_date: days(40) })).mail.id;
+		const next = await poll(newMail, saved);
+		// the late one is older: emitted first (oldest first), then the new one at the top
+		expect(next.items.map((i) => i.json.id)).toEqual([late, fresh]);
+		expect(next.requests).toHaveLength(1); // both within the first page
+		const again = await poll(newMail, next.saved);
+		expect(again.items).toHaveLength(0);
+		expect(again.requests).toHaveLength(1);
+		// only a late one, nothing at the top
+		const alone = (await control('/mail', { sender_name: 'Logged late too', arrival_date: days(60) })).mail.id;
+		const third = await poll(newMail, again.saved);
+		expect(third.items.map((i) => i.json.id)).toEqual([alone]);
+	});
+
+	test('a late item on a later page: the walk goes on below the first seen item, within what is remembered', async () => {
+		// 150 on-time items first, so that 250 items of the list are remembered
+		const { saved } = await poll(newMail);
+		for (let n = 0; n < 150; n++) await control('/mail', { sender_name: `Batch ${n}` });
+		const filled = await poll(newMail, saved);
+		expect(filled.items).toHaveLength(150);
+		const days = (n) => new Date(Date.now() - n * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+		const late = (await control('/mail', { sender_name: 'Very late', arrival_date: days(80) })).mail.id;
+		const position = (await (await fetch(`${sim.url}/_control/query?sort=newest`)).json()).indexOf(late);
+		expect(position).toBeGreaterThan(150);
+		expect(position).toBeLessThan(250);
+		const next = await poll(newMail, filled.saved);
+		expect(next.items.map((i) => i.json.id)).toEqual([late]);
+		expect(next.requests).toHaveLength(Math.floor(position / 100) + 1);
+		expect((await poll(newMail, next.saved)).items).toHaveLength(0);
+	});
+
 	test('filters apply (only packages)', async () => {
 		const parameters = { ...newMail, filters: { mailType: ['package'] } };
 		const { saved } = await poll(parameters);

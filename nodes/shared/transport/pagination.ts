@@ -39,6 +39,8 @@ interface Leaf {
  * pagination can reach (10,000), the query is split into exclusive parts that each fit, the parts'
  * total_count must add up to the whole's, and results are merged without duplicates; when no split
  * reaches every item, it fails before fetching and says how many exist and how many are reachable.
+ * Return All with `maxParallel` above 1 on a list that can be read from its other end goes to
+ * readConcurrently (concurrent.ts) once the first page shows there is more than one.
  */
 export async function listPaginated(
 	this: ApiContext,

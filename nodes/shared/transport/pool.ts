@@ -7,7 +7,8 @@ import { sleep } from 'n8n-workflow';
  * Waiters are served by priority (the part with the most left to read first), so the longest part
  * never waits behind short ones.
  *
- * Holds: counters and the queue of waiting requests of one node run; gone when the run ends.
+ * Holds: counters and the queue of waiting requests of one node run (at most two per part read,
+ * one per end); gone when the run ends. Nothing is shared between runs or processes.
  */
 export class RequestPool {
 	private limit: number;

@@ -6,7 +6,7 @@ import type { ApiContext } from './credentials';
 import { eachPage, getPage, type Page } from './pages';
 import { planParts, type SplitDimension } from './partition';
 import type { RequestPool } from './pool';
-import type { Query } from './query';
+import { addedFilters, partLabel, type Query } from './query';
 
 export interface ConcurrentReadOptions {
 	itemIndex?: number;
@@ -185,16 +185,8 @@ async function settle<T>(promises: Array<Promise<T>>): Promise<T[]> {
 	return results.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
-/** The filters a part adds to the user's query, e.g. `status=inbox, is_read=true`. */
-function partLabel(part: Query, whole: Query): string {
-	return Object.entries(part)
-		.filter(([key, value]) => value !== undefined && key !== 'sort' && JSON.stringify(value) !== JSON.stringify(whole[key]))
-		.map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('|') : String(value)}`)
-		.join(', ');
-}
-
 function splitParams(whole: Query, parts: Query[]): string {
-	return [...new Set(parts.flatMap((part) => partLabel(part, whole).split(', ').map((pair) => pair.split('=')[0])))].join(', ');
+	return [...new Set(parts.flatMap((part) => addedFilters(part, whole)))].join(', ');
 }
 
 function namePart(error: unknown, part: Query, whole: Query): unknown {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../constants';
-import type { Query } from './query';
+import { partLabel, type Query } from './query';
 import type { ApiContext } from './credentials';
 import { readConcurrently } from './concurrent';
 import type { SplitDimension } from './partition';
@@ -83,8 +83,7 @@ export async function listPaginated(
 		// The counts were proven before reading; they must still hold after. An item that moved
 		// between parts mid-read, or a part that grew, would otherwise be missed or cut short.
 		if (read.items !== leaf.first.total_count || read.totals.some((total) => total !== leaf.first.total_count)) {
-			const where = Object.entries(leaf.query).filter(([key, value]) => value !== undefined && key !== 'sort').map(([key, value]) => `${key}=${String(value)}`).join(', ');
-			throw new NodeOperationError(this.getNode(), `The list changed while it was being read: the part ${where} held ${leaf.first.total_count} items when the read began, then ${read.totals.at(-1)} (${read.items} read)`, {
+			throw new NodeOperationError(this.getNode(), `The list changed while it was being read: the part ${partLabel(leaf.query, query)} held ${leaf.first.total_count} items when the read began, then ${read.totals.at(-1)} (${read.items} read)`, {
 				itemIndex: options.itemIndex,
 				description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again, or narrow the query so that it needs no split.',
 			});

@@ -35,3 +35,19 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
 export function segment(id: string): string {
 	return /^\.+$/.test(id) ? id.replace(/\./g, '%2E') : encodeURIComponent(id);
 }
+
+/** Pure: the filters `part` sets beyond `whole` (sort and unset ones aside). */
+export function addedFilters(part: Query, whole: Query = {}): string[] {
+	const set = (value: unknown) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
+	return Object.keys(part).filter((key) => key !== 'sort' && set(part[key]) && JSON.stringify(part[key]) !== JSON.stringify(whole[key]));
+}
+
+/** Pure: a part of a divided list for messages, e.g. `status=inbox, is_read=true`. */
+export function partLabel(part: Query, whole: Query = {}): string {
+	return addedFilters(part, whole)
+		.map((key) => {
+			const value = part[key];
+			return `${key}=${Array.isArray(value) ? value.join('|') : String(value)}`;
+		})
+		.join(', ');
+}

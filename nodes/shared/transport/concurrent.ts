@@ -41,8 +41,8 @@ const PAGES_PER_PART = 8;
  * that fails fails the whole read, naming the part; no request is left running.
  */
 export async function readConcurrently(ctx: ApiContext, path: string, query: Query, whole: Page, options: ConcurrentReadOptions): Promise<IDataObject[]> {
-	const first = await readOnce(ctx, path, query, whole, options);
-	if (!('changed' in first)) return first;
+	const result = await readOnce(ctx, path, query, whole, options);
+	if (!('changed' in result)) return result;
 	const again = await readOnce(ctx, path, query, await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, { pool: options.pool }), options);
 	if (!('changed' in again)) return again;
 	throw new NodeOperationError(ctx.getNode(), `The list changed while it was being read, twice: ${again.changed}`, {

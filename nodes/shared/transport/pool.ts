@@ -27,7 +27,7 @@ export class RequestPool {
 		this.limit = max;
 	}
 
-	/** Requests in flight at most so far (tests and benchmarks read it). */
+	/** Requests in flight at most so far (the pool's tests read it). */
 	get peakInFlight(): number {
 		return this.peak;
 	}

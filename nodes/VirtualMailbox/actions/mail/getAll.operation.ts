@@ -10,6 +10,7 @@ import { locatorValue, readReturnAll } from '../../../shared/validate';
 
 /** More than this many requests at once from one node run would look like a flood to the API. */
 const MAX_PARALLEL = 10;
+const DEFAULT_PARALLEL = 6;
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit(),
@@ -34,7 +35,7 @@ const properties: INodeProperties[] = [
 				name: 'maxParallelRequests',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
-				default: 6,
+				default: DEFAULT_PARALLEL,
 				description:
 					'How many pages to read at the same time when returning all. Large lists are divided into parts read at once, which is much faster over the internet; 1 reads one page after another.',
 			},
@@ -52,7 +53,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const query = mailQuery(filters, folderId);
 	const sort = (filters.sort as string | undefined) ?? 'newest';
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const maxParallel = options.maxParallelRequests ?? 6;
+	const maxParallel = options.maxParallelRequests ?? DEFAULT_PARALLEL;
 	if (typeof maxParallel !== 'number' || !Number.isInteger(maxParallel) || maxParallel < 1 || maxParallel > MAX_PARALLEL) {
 		throw new NodeOperationError(this.getNode(), `Max Parallel Requests must be a whole number from 1 to ${MAX_PARALLEL}, got ${String(maxParallel)}`, { itemIndex: i });
 	}

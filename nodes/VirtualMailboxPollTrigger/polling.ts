@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../shared/constants';
+import { mailOrder } from '../shared/mail';
+
 /** What the poll trigger remembers between polls (workflow static data), bounded in size. */
 export interface PollState extends IDataObject {
 	primed?: boolean;
@@ -12,16 +15,34 @@ export interface PollState extends IDataObject {
 	total?: number;
 	/** New mail: arrival time of the newest item seen; anything older is not new. */
 	newestArrival?: string;
+	/** New mail: parts of the list still to read after a poll reached MAX_POLL_PAGES, oldest part first. */
+	backlog?: BacklogPart[];
+	/** New mail: arrival dates of backlog mail the API could not list; the next poll reports it once. */
+	unreachable?: { from?: string; to: string };
 	/** Scans: pending (in process or restoring) scan id → mail id, as of the last poll. */
 	pending?: Record<string, string>;
 	/** Scans: ids of completions already emitted. */
 	emitted?: string[];
+	/** Scans: created_at of the newest scan seen; a scan created before it (less SCAN_OVERLAP_MS) is not new. */
+	newestScanCreated?: string;
+	/** Scans: ids of the scans seen that were created within SCAN_OVERLAP_MS of the newest one. */
+	newestScanIds?: string[];
 }
 
 export const MAX_SEEN = 1_000;
 export const MAX_PENDING = 5_000;
+/** Pages of new mail (and backlog) one New Mail poll reads at most: 1,000 items. */
+export const MAX_POLL_PAGES = 10;
 /** Pages a poll reads below the first seen item, looking for mail logged late. */
 export const MAX_LATE_PAGES = 10;
+/**
+ * A scan may show up in the list a little after scans created later than it (the server stamps
+ * created_at before the scan is listed), so scans created this long before the newest one seen
+ * still count as new unless seen already.
+ */
+export const SCAN_OVERLAP_MS = 10 * 60_000;
+/** GET /v1/scans pages one poll reads at most: as deep as the API lists. */
+export const MAX_SCAN_PAGES = DEPTH_LIMIT / PAGE_SIZE_MAX;
 
 /**
  * Pure: walk newest-first pages until an item already seen. Returns the new items (newest first)
@@ -62,12 +83,105 @@ export function takeLate(page: IDataObject[], seen: ReadonlySet<string>, floor: 
 	return { late, walked, done: floor === undefined };
 }
 
+/**
+ * Where a New Mail poll stopped reading a backlog: the API's cursor for the next page, the last
+ * item read (items listed at or above it were read: a cursor that counts positions lists some
+ * again after new mail arrives), and what ends the backlog (the mail seen before it began).
+ */
+export interface BacklogPart extends IDataObject {
+	cursor: string;
+	after: { id: string; arrival_date: string };
+	stopIds: string[];
+	stopArrival?: string;
+}
+
+const newestFirst = mailOrder('newest');
+
+/**
+ * Pure: a backlog page (newest first). Skips what was read already, takes items until one seen
+ * before the backlog began (or older than the newest of those). Returns them (newest first) and
+ * whether the backlog part is done.
+ */
+export function takeBacklog(page: IDataObject[], part: BacklogPart, stopIds: ReadonlySet<string>): { items: IDataObject[]; done: boolean } {
+	const after = part.after as IDataObject;
+	const unread = page.filter((item) => newestFirst(item, after) > 0);
+	const taken = takeNew(unread, stopIds, part.stopArrival);
+	return { items: taken.fresh, done: taken.stop };
+}
+
 /** Pure: remember `ids` in front of `previous`, without repeats, at most `max`. */
 export function remember(ids: string[], previous: string[] = [], max = MAX_SEEN): string[] {
 	return [...new Set([...ids, ...previous])].slice(0, max);
 }
 
-/** Pure: scans pending last time that are no longer pending: their status changed. */
-export function departed(before: Record<string, string> = {}, now: Record<string, string>): string[] {
-	return Object.keys(before).filter((id) => !(id in now));
+/** Which scans are new: created at or after `cut` (ms; NaN when no scan was seen before) and not in `seen`. */
+export interface ScanWindow {
+	cut: number;
+	seen: ReadonlySet<string>;
+}
+
+export function newScanWindow(newestCreated: string | undefined, seenIds: string[]): ScanWindow {
+	return { cut: newestCreated ? Date.parse(newestCreated) - SCAN_OVERLAP_MS : Number.NaN, seen: new Set(seenIds) };
+}
+
+/** What one poll walks with: the scans pending at the last poll and the completions emitted. */
+export interface ScanWalk {
+	category: string;
+	pending: Record<string, string>;
+	emitted: ReadonlySet<string>;
+	window: ScanWindow;
+	/** The first activation: learn the newest scans, emit nothing. */
+	priming?: boolean;
+}
+
+/** What the walk found so far. */
+export interface ScanFindings {
+	completed: IDataObject[];
+	/** Scans of the category in process or restoring now: id → mail id. */
+	pending: Record<string, string>;
+	/** Ids of every scan the walk passed. */
+	found: Set<string>;
+	/** False once created_at rose along the list: it is not newest first, so only its end ends the walk. */
+	ordered: boolean;
+	newestCreated?: string;
+	lastCreated?: number;
+	/** Ids and creation times of the newest scans passed (what the next poll's window holds). */
+	recent?: Array<[string, number]>;
+	windowIds?: string[];
+}
+
+/**
+ * Pure: one page of GET /v1/scans, newest created first. A completed scan of the category is
+ * emitted if not emitted before and either pending at the last poll or new (requested and finished
+ * between two polls). Records the pending ones, the ids passed, the newest scans and the list order.
+ */
+export function examineScans(page: IDataObject[], walk: ScanWalk, findings: ScanFindings): void {
+	for (const scan of page) {
+		const id = String(scan.id);
+		const created = Date.parse(String(scan.created_at ?? ''));
+		if (findings.found.has(id)) continue; // listed again after a scan was added above it mid-walk
+		findings.found.add(id);
+		if (Number.isNaN(created) || (findings.lastCreated !== undefined && created > findings.lastCreated)) findings.ordered = false;
+		if (!Number.isNaN(created)) {
+			findings.lastCreated = created;
+			if (!findings.newestCreated || created > Date.parse(findings.newestCreated)) findings.newestCreated = String(scan.created_at);
+			(findings.recent ??= []).push([id, created]);
+		}
+		if (scan.type !== walk.category) continue;
+		if (scan.status === 'IN_PROCESS' || scan.status === 'RESTORING') {
+			findings.pending[id] = String(scan.mail_id);
+			continue;
+		}
+		const isNew = !walk.window.seen.has(id) && !Number.isNaN(created) && (Number.isNaN(walk.window.cut) || created >= walk.window.cut);
+		if (!walk.priming && scan.status === 'COMPLETED' && !walk.emitted.has(id) && (id in walk.pending || isNew)) findings.completed.push(scan);
+	}
+	const newest = findings.newestCreated ? Date.parse(findings.newestCreated) - SCAN_OVERLAP_MS : Number.NaN;
+	findings.recent = (findings.recent ?? []).filter(([, created]) => !(created < newest));
+	findings.windowIds = findings.recent.map(([id]) => id);
+}
+
+/** Pure: the walk has passed every scan that was pending and every scan that can be new. */
+export function scanWalkDone(walk: ScanWalk, findings: ScanFindings): boolean {
+	if (!findings.ordered || findings.lastCreated === undefined || Number.isNaN(walk.window.cut)) return false;
+	return findings.lastCreated < walk.window.cut && Object.keys(walk.pending).every((id) => findings.found.has(id));
 }

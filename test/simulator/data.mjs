@@ -92,7 +92,9 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 		if (random() < (recent ? 0.6 : 0.3)) {
 			const status = weighted(random, recent ? SCAN_WEIGHTS_RECENT : SCAN_WEIGHTS);
 			const type = mail_type === 'package' && random() < 0.5 ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
-			const created = arrival + 3_600_000;
+			// Requested an hour after arrival, never in the future (the newest mail arrived minutes ago).
+			const created = Math.min(arrival + 3_600_000, now - 30_000);
+			const changed = Math.min(created + 7_200_000, Math.max(created, now - 30_000));
 			const scan = {
 				id: uuidFrom(random),
 				mail_id: id,
@@ -100,11 +102,11 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 				status,
 				is_expedited: random() < 0.2,
 				created_at: iso(created),
-				updated_at: iso(created + 7_200_000),
+				updated_at: iso(changed),
 				instruction: null,
 				reject_reason: status === 'REJECTED' ? 'Item cannot be opened safely' : null,
 				label: status === 'COMPLETED' ? `${sender} ${TYPE_LABELS[mail_type].toLowerCase()}` : null,
-				status_updated_at: iso(created + 7_200_000),
+				status_updated_at: iso(changed),
 				auto_delete_on: status === 'COMPLETED' ? iso(created + 120 * 86_400_000) : null,
 				summary: status === 'COMPLETED' ? [`From ${sender}`, `Received ${iso(arrival).slice(0, 10)}`] : null,
 			};

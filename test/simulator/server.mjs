@@ -167,6 +167,8 @@ export async function startSimulator({
 		get db() {
 			return mailbox.db;
 		},
+		/** Tests that edit `db` directly call this, so that cached list queries see the change. */
+		changed: () => mailbox.changed(),
 		requests,
 		settings,
 		deliveries: webhooks.deliveries,

@@ -99,6 +99,72 @@ describe('new mail', () => {
 		expect((await poll(newMail, next.saved)).items).toHaveLength(0);
 	});
 
+	/** The trigger's state from when the mailbox held only its oldest `before` items; then the rest arrived. */
+	async function savedBeforeBacklog(count, before) {
+		sim.reset({ count, seed: 5 });
+		const all = sim.db.mails; // newest first
+		sim.db.mails = all.slice(count - before);
+		sim.changed();
+		const { saved } = await poll(newMail);
+		sim.db.mails = all;
+		sim.changed();
+		return { saved, backlog: all.slice(0, count - before).map((m) => m.id), lastSeen: all[count - before] };
+	}
+	const arrivalsAscending = (items) => items.every((item, n) => n === 0 || Date.parse(item.json.arrival_date) >= Date.parse(items[n - 1].json.arrival_date));
+
+	test('a backlog of 2,500 items: each poll reads at most 10 pages, every item is emitted once, each poll oldest first, mail arriving meanwhile too (review rows 2 and 17)', async () => {
+		const { saved, backlog } = await savedBeforeBacklog(3_000, 500);
+		const emitted = [];
+		let state = saved;
+		const first = await poll(newMail, state);
+		expect(first.items).toHaveLength(1_000);
+		expect(first.requests).toHaveLength(10);
+		const arrived = [];
+		for (let n = 0; n < 3; n++) arrived.push((await control('/mail', { sender_name: `During ${n}` })).mail.id);
+		const polls = [first];
+		for (let n = 0; n < 3; n++) polls.push(await poll(newMail, polls.at(-1).saved));
+		for (const { items, requests } of polls) {
+			expect(requests.length).toBeLessThanOrEqual(10);
+			expect(arrivalsAscending(items)).toBe(true);
+			emitted.push(...items.map((i) => i.json.id));
+		}
+		expect(emitted).toHaveLength(new Set(emitted).size);
+		expect([...emitted].sort()).toEqual([...backlog, ...arrived].sort());
+		state = polls.at(-1).saved;
+		expect(Object.values(state)[0].backlog).toBeUndefined();
+		const quiet = await poll(newMail, state);
+		expect(quiet.items).toHaveLength(0);
+		expect(quiet.requests).toHaveLength(1);
+	});
+
+	test('a backlog deeper than the API lists (10,000): what it lists is emitted once, the rest is reported once by name of its dates, then polling goes on (review row 2)', async () => {
+		const { saved, backlog, lastSeen } = await savedBeforeBacklog(11_000, 500);
+		const emitted = [];
+		let last = { saved };
+		let polls = 0;
+		do {
+			polls++;
+			last = await poll(newMail, last.saved);
+			expect(last.requests.length).toBeLessThanOrEqual(10);
+			emitted.push(...last.items.map((i) => i.json.id));
+		} while (Object.values(last.saved)[0].backlog && polls < 20);
+		expect(polls).toBe(11); // 1,000 items, then 900 a poll (one page goes to the top of the list)
+		expect(emitted).toHaveLength(10_000);
+		expect(new Set(emitted).size).toBe(10_000);
+		expect(new Set([...emitted, ...backlog.slice(0, 10_000)]).size).toBe(10_000); // the newest 10,000
+		const state = last.saved;
+		const failed = await poll(newMail, state).catch((error) => error);
+		expect(failed).toBeInstanceOf(Error);
+		expect(failed.message).toMatch(/was not emitted.*10000 items per query/);
+		expect(failed.message).toContain(lastSeen.arrival_date); // the newest mail seen before the backlog
+		// n8n keeps the state of a failed poll in memory; the next poll goes on normally
+		delete Object.values(state)[0].unreachable;
+		const fresh = (await control('/mail', { sender_name: 'After' })).mail.id;
+		const next = await poll(newMail, state);
+		expect(next.items.map((i) => i.json.id)).toEqual([fresh]);
+		expect(next.requests).toHaveLength(1);
+	});
+
 	test('filters apply (only packages)', async () => {
 		const parameters = { ...newMail, filters: { mailType: ['package'] } };
 		const { saved } = await poll(parameters);
@@ -158,26 +224,85 @@ describe('scan completed', () => {
 		expect(done.items[0].binary.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${scan.id}.pdf` });
 	});
 
-	test('a completed scan whose status cannot be read this poll is emitted by the next one, never lost (review row 2)', async () => {
+	const fastRetries = async (run) => {
 		const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 		const saved = { ...retryPolicy };
 		Object.assign(retryPolicy, { baseDelayMs: 2, maxDelayMs: 5 });
 		try {
+			return await run(retryPolicy.maxAttempts);
+		} finally {
+			Object.assign(retryPolicy, saved);
+		}
+	};
+
+	test('a poll that fails while reading the scans loses nothing: the next poll emits every completion once (review row 2)', async () => {
+		await fastRetries(async (attempts) => {
 			const first = await poll(scanCompleted);
 			const [a, b] = await pendingScans();
 			await control(`/scans/${a.id}/status`, { status: 'COMPLETED' });
 			await control(`/scans/${b.id}/status`, { status: 'COMPLETED' });
-			await control('/faults', { path: `/v1/scans/${a.id}`, method: 'GET', status: 503, count: retryPolicy.maxAttempts });
+			await control('/faults', { path: '/v1/scans', method: 'GET', status: 503, count: attempts });
+			await expect(poll(scanCompleted, first.saved)).rejects.toThrow();
 			const next = await poll(scanCompleted, first.saved);
-			expect(next.items.map((i) => i.json.id)).toEqual([b.id]);
-			expect(Object.keys(Object.values(next.saved)[0].pending)).toContain(a.id); // the node's static data
-			const after = await poll(scanCompleted, next.saved);
-			expect(after.items.map((i) => i.json.id)).toEqual([a.id]);
-			const quiet = await poll(scanCompleted, after.saved);
+			expect(next.items.map((i) => i.json.id).sort()).toEqual([a.id, b.id].sort());
+			const quiet = await poll(scanCompleted, next.saved);
 			expect(quiet.items).toHaveLength(0);
-		} finally {
-			Object.assign(retryPolicy, saved);
-		}
+		});
+	});
+
+	test('a pending scan the list no longer shows is asked for by id; while that fails it stays pending, then it is emitted once', async () => {
+		await fastRetries(async (attempts) => {
+			const first = await poll(scanCompleted);
+			const [a] = await pendingScans();
+			await control(`/scans/${a.id}/status`, { status: 'COMPLETED' });
+			const listed = sim.db.scans;
+			sim.db.scans = listed.filter((s) => s.id !== a.id); // GET /v1/scans stops listing it; GET /v1/scans/{id} still finds it
+			sim.db.scans.find = (...args) => listed.find(...args);
+			await control('/faults', { path: `/v1/scans/${a.id}`, method: 'GET', status: 503, count: attempts });
+			const failed = await poll(scanCompleted, first.saved).catch((error) => error);
+			expect(failed).toBeInstanceOf(Error);
+			const next = await poll(scanCompleted, first.saved);
+			expect(next.items.map((i) => i.json.id)).toEqual([a.id]);
+			expect(next.requests.map((r) => r.path)).toContain(`/v1/scans/${a.id}`);
+			const quiet = await poll(scanCompleted, next.saved);
+			expect(quiet.items).toHaveLength(0);
+			expect(quiet.requests.map((r) => r.path)).not.toContain(`/v1/scans/${a.id}`);
+		});
+	});
+
+	test('a scan requested and completed between two polls is emitted once (review row 2)', async () => {
+		const first = await poll(scanCompleted);
+		const mail = (await control('/mail', { sender_name: 'Insurer' })).mail;
+		const scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
+		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
+		const next = await poll(scanCompleted, first.saved);
+		expect(next.items.map((i) => i.json.id)).toEqual([scan.id]);
+		const again = await poll(scanCompleted, next.saved);
+		expect(again.items).toHaveLength(0);
+	});
+
+	test('after a restart from the last save (n8n saves only polls that emit), scans that became pending and completed meanwhile are emitted once (review row 2)', async () => {
+		const saved = (await poll(scanCompleted)).saved; // what the database holds
+		const [old] = await pendingScans();
+		const mail = (await control('/mail', { sender_name: 'Court' })).mail;
+		const scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
+		const unsaved = await poll(scanCompleted, saved); // sees the new scan pending, emits nothing: not saved
+		expect(unsaved.items).toHaveLength(0);
+		// n8n restarts; meanwhile both scans complete; the poll starts again from the saved state
+		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
+		await control(`/scans/${old.id}/status`, { status: 'COMPLETED' });
+		const restarted = await poll(scanCompleted, saved);
+		expect(restarted.items.map((i) => i.json.id).sort()).toEqual([scan.id, old.id].sort());
+		const again = await poll(scanCompleted, restarted.saved);
+		expect(again.items).toHaveLength(0);
+	});
+
+	test('nothing in process and nothing new: one request per poll', async () => {
+		for (const scan of sim.db.scans) if (scan.status === 'IN_PROCESS' || scan.status === 'RESTORING') await control(`/scans/${scan.id}/status`, { status: 'CANCELLED' });
+		const first = await poll(scanCompleted);
+		const quiet = await poll(scanCompleted, first.saved);
+		expect(quiet.items).toHaveLength(0);
+		expect(quiet.requests.map((r) => r.path)).toEqual(['/v1/scans']);
 	});
 
 	test('open completed only reports unboxing requests', async () => {

@@ -33,8 +33,8 @@ beforeAll(async () => {
 	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-e2e-'));
 	scansDir = path.join(userFolder, 'scans');
 	fs.mkdirSync(scansDir);
-	// For the poll trigger test: a scan pending before n8n starts, so the first poll always sees it
-	// pending (one requested and finished between two polls is not seen: a documented limitation).
+	// For the poll trigger test: a scan pending before n8n starts, so the first poll records it
+	// pending and a later one sees it complete.
 	const mail = (await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: 'Polling Bank' }) }).then((r) => r.json())).mail;
 	polledScan = await fetch(`${sim.url}/_control/mails/${mail.id}/scan`, { method: 'POST', body: JSON.stringify({ type: 'scan' }) }).then((r) => r.json());
 	const operations = operationsWorkflow();

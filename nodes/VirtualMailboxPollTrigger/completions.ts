@@ -34,7 +34,9 @@ export async function pollCompletions(this: IPollFunctions, event: CompletionEve
 		examineScans(page.data, walk, findings);
 		if (scanWalkDone(walk, findings) || ++pages >= MAX_SCAN_PAGES) break;
 	}
-	const out: INodeExecutionData[] = findings.completed.map((json) => ({ json: { event, ...json } }));
+	// In the order they completed (the list is in the order they were requested).
+	const completedAt = (scan: IDataObject) => Date.parse(String(scan.status_updated_at ?? scan.updated_at ?? '')) || 0;
+	const out: INodeExecutionData[] = findings.completed.sort((a, b) => completedAt(a) - completedAt(b)).map((json) => ({ json: { event, ...json } }));
 	// Scans in process last time that the walk did not reach (not listed, or deeper than it read)
 	// are asked for one by one. One whose status cannot be read now stays pending, so the next poll
 	// asks again: one failing request must not make a completion disappear.

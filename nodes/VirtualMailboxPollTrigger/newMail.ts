@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEPTH_LIMIT } from '../shared/constants';
 import { mailOrder, mailQuery } from '../shared/mail';
 import { eachPage, getPage, type Page, type Query } from '../shared/transport';
-import { type BacklogPart, MAX_LATE_PAGES, MAX_POLL_PAGES, type PollState, remember, takeBacklog, takeLate, takeNew } from './polling';
+import { type BacklogPart, divideBacklog, MAX_LATE_PAGES, MAX_POLL_PAGES, type PollState, remember, takeBacklog, takeLate, takeNew } from './polling';
 
 /**
  * New Mail. Newest-first pages until an item already seen; one request when nothing is new. The
@@ -16,8 +16,9 @@ import { type BacklogPart, MAX_LATE_PAGES, MAX_POLL_PAGES, type PollState, remem
  * while) is a backlog: the poll emits the newest part and keeps where it stopped (the API's cursor,
  * the last item read, and the items that end the backlog); later polls read on from there, each
  * up to the same cap, until the backlog meets mail seen before. Nothing is skipped, nothing is
- * emitted twice. The API lists a query only 10,000 items deep: a backlog deeper than that cannot be
- * read, and the next poll fails once, naming the arrival dates it could not reach.
+ * emitted twice. The API lists a query only 10,000 items deep: a backlog part that reaches that is
+ * divided by filters (MAIL_SPLITS) and each division read on its own. Only if that is still too
+ * deep does the next poll fail once, naming the arrival dates it could not reach.
  */
 export async function pollNewMail(this: IPollFunctions, state: PollState, manual: boolean): Promise<INodeExecutionData[]> {
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
@@ -30,7 +31,7 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, manual
 	if (state.unreachable) {
 		const { from, to } = state.unreachable as IDataObject;
 		delete state.unreachable;
-		throw new NodeOperationError(this.getNode(), `Mail that arrived between ${String(from ?? 'the last poll')} and ${String(to)} was not emitted: more arrived while the trigger was not polling than the API lists (${DEPTH_LIMIT} items per query)`, {
+		throw new NodeOperationError(this.getNode(), `Mail that arrived between ${String(from ?? 'the last poll')} and ${String(to)} was not emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep; more arrived while the trigger was not polling, even divided by status, mail type, scan status and read state)`, {
 			description: 'Read that mail with Mail → Get Many (Return All, which divides the list to reach it); the trigger goes on with new mail from the next poll.',
 		});
 	}
@@ -76,22 +77,23 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, manual
 	let unreachable: PollState['unreachable'];
 	while (backlog.length > 0 && pages < MAX_POLL_PAGES) {
 		const part = backlog[0];
-		const read = await readBacklogPage.call(this, query, part);
+		const read = await readBacklogPage.call(this, { ...query, ...part.filters }, part);
 		pages++;
-		if (read.page === undefined) {
-			unreachable = { from: part.stopArrival, to: part.after.arrival_date };
-			backlog.shift();
-			continue;
-		}
-		const taken = takeBacklog(read.page.data, part, new Set(part.stopIds));
+		const taken = read.page ? takeBacklog(read.page.data, part, new Set(part.stopIds)) : { items: [], done: false };
 		caughtUp.push(...taken.items);
-		if (taken.done || !read.page.next_cursor) {
-			// The list ended before the mail seen earlier: at the API's depth limit, the rest is out of reach.
-			if (!taken.done && read.page.total_count > DEPTH_LIMIT) unreachable = { from: part.stopArrival, to: String((taken.items.at(-1) ?? part.after).arrival_date) };
-			backlog.shift();
+		const after = positionOf(taken.items.at(-1)) ?? part.after;
+		if (read.page?.next_cursor && !taken.done) {
+			backlog[0] = { ...part, cursor: read.page.next_cursor, after };
 			continue;
 		}
-		backlog[0] = { ...part, cursor: read.page.next_cursor, after: positionOf(taken.items.at(-1)) ?? part.after };
+		backlog.shift();
+		// The list ended before the mail seen earlier, or a cursor was refused: the API's depth limit.
+		// Divided by a filter, each division lists fewer items and reaches further.
+		const deeper = !taken.done && (read.page === undefined || read.page.total_count > DEPTH_LIMIT);
+		if (!deeper) continue;
+		const divided = divideBacklog({ ...part, after }, query);
+		if (divided) backlog.unshift(...divided);
+		else unreachable = { from: part.stopArrival, to: after.arrival_date };
 	}
 	if (overflow) backlog.push(overflow);
 	if (unreachable) state.unreachable = unreachable;
@@ -116,8 +118,8 @@ function positionOf(item: IDataObject | undefined): BacklogPart['after'] | undef
 }
 
 /**
- * The next page of a backlog part by its cursor. A cursor the API no longer takes (422: too deep,
- * or expired) gives no page: what is left of the part cannot be reached.
+ * The next page of a backlog part (its first page when it has no cursor yet). A cursor the API no
+ * longer takes (422: too deep, or expired) gives no page: the part must be divided to go on.
  */
 async function readBacklogPage(this: IPollFunctions, query: Query, part: BacklogPart): Promise<{ page?: Page }> {
 	let page: Page | undefined;
@@ -125,7 +127,8 @@ async function readBacklogPage(this: IPollFunctions, query: Query, part: Backlog
 	try {
 		page = await getPage(this, '/v1/mails', query, 100, part.cursor);
 	} catch (error) {
-		if ((error as NodeApiError).context?.status !== 422) failure = error;
+		// Only a refused cursor means "too deep"; a refused query is an error like any other.
+		if (!part.cursor || (error as NodeApiError).context?.status !== 422) failure = error;
 	}
 	if (failure) throw failure;
 	return { page };

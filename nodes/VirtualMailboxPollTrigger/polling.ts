@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../shared/constants';
-import { mailOrder } from '../shared/mail';
+import { MAIL_SPLITS, mailOrder } from '../shared/mail';
+import type { Query } from '../shared/transport';
 
 /** What the poll trigger remembers between polls (workflow static data), bounded in size. */
 export interface PollState extends IDataObject {
@@ -89,10 +90,15 @@ export function takeLate(page: IDataObject[], seen: ReadonlySet<string>, floor: 
  * again after new mail arrives), and what ends the backlog (the mail seen before it began).
  */
 export interface BacklogPart extends IDataObject {
-	cursor: string;
+	/** The next page's cursor; none: the part's first page. */
+	cursor?: string;
 	after: { id: string; arrival_date: string };
 	stopIds: string[];
 	stopArrival?: string;
+	/** Filters added to the trigger's query for this part (a part past the depth limit is divided). */
+	filters?: Query;
+	/** Index in MAIL_SPLITS of the next filter to divide this part by. */
+	nextSplit?: number;
 }
 
 const newestFirst = mailOrder('newest');
@@ -107,6 +113,23 @@ export function takeBacklog(page: IDataObject[], part: BacklogPart, stopIds: Rea
 	const unread = page.filter((item) => newestFirst(item, after) > 0);
 	const taken = takeNew(unread, stopIds, part.stopArrival);
 	return { items: taken.fresh, done: taken.stop };
+}
+
+/**
+ * Pure: a backlog part the API will not page further, divided by the next filter of MAIL_SPLITS
+ * that has two values or more (the trigger's own values of it, else all): each division lists
+ * fewer items, so its end of the backlog is within reach. Each starts on its first page and skips
+ * what was read. None left: undefined (the rest cannot be listed).
+ */
+export function divideBacklog(part: BacklogPart, query: Query): BacklogPart[] | undefined {
+	for (let d = part.nextSplit ?? 0; d < MAIL_SPLITS.length; d++) {
+		const { param, values: all } = MAIL_SPLITS[d];
+		const chosen = part.filters?.[param] ?? query[param];
+		const values = Array.isArray(chosen) && chosen.length > 0 ? (chosen as string[]) : all;
+		if (values.length < 2) continue;
+		return values.map((value) => ({ ...part, cursor: undefined, filters: { ...part.filters, [param]: [value] }, nextSplit: d + 1 }));
+	}
+	return undefined;
 }
 
 /** Pure: remember `ids` in front of `previous`, without repeats, at most `max`. */

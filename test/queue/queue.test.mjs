@@ -21,14 +21,14 @@ const trigger = triggerWorkflow({ id: TRIGGER, name: 'Queue: trigger → Ran' })
 trigger.workflow.nodes.push({ id: 'b3c4d5e6-0000-4000-8000-000000000001', name: 'Ran', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, 0], parameters: {} });
 trigger.workflow.connections['Virtual Mailbox Trigger'] = { main: [[{ node: 'Ran', type: 'main', index: 0 }]] };
 const filing = exampleWorkflows().find((e) => e.file === 'file-new-mail-by-sender.json');
-const [pollNewMail] = pollWorkflows();
-const polled = { first: undefined, second: undefined, stoppedAt: undefined, restartedAt: undefined };
+const [pollNewMail, pollScans] = pollWorkflows();
+const polled = { first: undefined, second: undefined, stoppedAt: undefined, restartedAt: undefined, scan: undefined, scanRequestedAt: undefined };
 
 beforeAll(async () => {
 	sim = await startSimulator({ count: MAILS, seed: 17 });
 	cluster = await startCluster({
 		credentials: [credentialFor(sim), readOnlyCredentialFor(sim)],
-		workflows: [trigger.workflow, operationsWorkflow(), filing.workflow, pollNewMail],
+		workflows: [trigger.workflow, operationsWorkflow(), filing.workflow, pollNewMail, pollScans],
 		waitForWebhooks: [trigger.path, filing.path, 'op/account-get'],
 		// A dead worker's job is noticed after one stalled-job check: 10 s instead of n8n's 30 s
 		// (with a 10 s lock, renewed every 5 s), so the fault test waits less.
@@ -40,6 +40,16 @@ beforeAll(async () => {
 	waitFor(async () => pollRequests().length > 0, 150_000)
 		.then(async () => (polled.first = (await control('/mail', { sender_name: 'Queue Poll Shop', mail_type: 'package' })).mail))
 		.catch(() => {});
+	// The scan poll's first poll (at activation, saved by n8n) records where things stand; then a
+	// scan is requested, which later polls see in process without saving anything (n8n saves a
+	// poll trigger's state only when it emits).
+	waitFor(async () => scanPollRequests().length > 0, 150_000)
+		.then(async () => {
+			const mail = (await control('/mail', { sender_name: 'Queue Poll Court' })).mail;
+			polled.scanRequestedAt = Date.now();
+			polled.scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
+		})
+		.catch(() => {});
 }, 900_000);
 
 afterAll(async () => {
@@ -49,7 +59,8 @@ afterAll(async () => {
 
 const control = (url, body) => fetch(`${sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
 const state = () => fetch(`${sim.url}/_control/state`).then((r) => r.json());
-const pollRequests = () => sim.requests.filter((r) => r.key === 'read-only' && r.path === '/v1/mails');
+const pollRequests = () => sim.requests.filter((r) => r.key === 'read-only' && r.path === '/v1/mails' && !r.query.scan_status);
+const scanPollRequests = () => sim.requests.filter((r) => r.key === 'read-only' && r.path === '/v1/scans');
 const signed = (body, options) => sign(body, { secret: sim.webhookSecret, ...options });
 const post = async (base, path, { raw, headers }) => (await fetch(`${base}/webhook/${path}`, { method: 'POST', headers, body: raw })).status;
 const deliverTo = (index, delivery, path = trigger.path) => post(cluster.webhookBases[index % cluster.webhookBases.length], path, delivery);
@@ -279,11 +290,15 @@ describe('after every n8n process restarts', () => {
 		expect(await Promise.all(replay.map((d, i) => deliverTo(i, d)))).toEqual(replay.map(() => 200));
 		const ids = replay.map((d) => JSON.parse(d.raw).id);
 		await waitFor(async () => (await ranFor(ids)).every((n) => n >= 1), 60_000);
-		// The first package must have been emitted before the restart.
+		// The first package must have been emitted before the restart, and a scan poll must have seen
+		// the requested scan in process (state held in memory only).
 		await waitFor(async () => polled.first && (await pollOutput()).some((m) => m.id === polled.first.id), 150_000);
+		await waitFor(async () => polled.scan && scanPollRequests().some((r) => r.at > polled.scanRequestedAt), 150_000);
 
 		polled.stoppedAt = Date.now();
 		await cluster.stopN8nProcesses();
+		// The scan completes while n8n is down.
+		await control(`/scans/${polled.scan.id}/status`, { status: 'COMPLETED' });
 		polled.restartedAt = Date.now();
 		await cluster.startN8nProcesses();
 		rest = await restClient(cluster.main.base);
@@ -306,17 +321,27 @@ describe('after every n8n process restarts', () => {
 		const perMinute = Math.max(...bucketsOf(pollRequests().map((r) => r.at), polled.stoppedAt, polled.restartedAt));
 		expect(perMinute).toBeLessThanOrEqual(2);
 		report(`poll trigger: packages emitted ${emitted.length} (goal 2, once each, across a main restart); at most ${perMinute} poll request(s) in any minute`);
+
+		// The scan that completed while n8n was down is emitted once, its file downloaded (review row 2).
+		await waitFor(async () => (await scanPollOutput()).some((s) => s.scan_id === polled.scan.id), 150_000);
+		await new Promise((resolve) => setTimeout(resolve, 65_000)); // one more poll: nothing again
+		const downloads = (await scanPollOutput()).filter((s) => s.scan_id === polled.scan.id);
+		report(`poll trigger: a scan requested after the last save and completed while n8n was down, emitted ${downloads.length} time(s) (goal 1)`);
+		expect(downloads).toHaveLength(1);
 	}, 600_000);
 });
 
-async function pollOutput() {
+/** The items one node of a workflow output, over all its executions. */
+async function outputOf(workflowId, nodeName) {
 	const out = [];
-	for (const e of await executionsOf(pollNewMail.id)) {
-		const run = (await rest.execution(e.id)).data?.resultData?.runData?.['Poll new mail'];
+	for (const e of await executionsOf(workflowId)) {
+		const run = (await rest.execution(e.id)).data?.resultData?.runData?.[nodeName];
 		if (run) out.push(...run[0].data.main[0].map((i) => i.json));
 	}
 	return out;
 }
+const pollOutput = () => outputOf(pollNewMail.id, 'Poll new mail');
+const scanPollOutput = () => outputOf(pollScans.id, 'Download scan');
 
 /** Requests per minute-long window, counted from each request; windows that overlap [gapFrom, gapTo] are left out. */
 function bucketsOf(times, gapFrom, gapTo) {

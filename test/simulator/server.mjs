@@ -126,7 +126,7 @@ export async function startSimulator({
 			const auth = req.headers.authorization ?? '';
 			const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
 			record.key = key === apiKey ? 'full' : key === readOnlyKey ? 'read-only' : 'invalid';
-			const fault = faults.find((f) => f.count > 0 && url.pathname.includes(f.path) && (!f.method || f.method === req.method) && (!f.query || url.search.includes(f.query)));
+			const fault = faults.find((f) => f.count > 0 && url.pathname.includes(f.path) && (!f.method || f.method === req.method) && (!f.query || url.search.includes(f.query)) && (!f.cursor || url.searchParams.has('cursor')));
 			if (fault) {
 				fault.count--;
 				if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));

@@ -100,12 +100,12 @@ describe('new mail', () => {
 	});
 
 	/** The trigger's state from when the mailbox held only its oldest `before` items; then the rest arrived. */
-	async function savedBeforeBacklog(count, before) {
-		sim.reset({ count, seed: 5 });
+	async function savedBeforeBacklog(count, before, parameters = newMail, options = {}) {
+		sim.reset({ count, seed: 5, ...options });
 		const all = sim.db.mails; // newest first
 		sim.db.mails = all.slice(count - before);
 		sim.changed();
-		const { saved } = await poll(newMail);
+		const { saved } = await poll(parameters);
 		sim.db.mails = all;
 		sim.changed();
 		return { saved, backlog: all.slice(0, count - before).map((m) => m.id), lastSeen: all[count - before] };
@@ -137,30 +137,55 @@ describe('new mail', () => {
 		expect(quiet.requests).toHaveLength(1);
 	});
 
-	test('a backlog deeper than the API lists (10,000): what it lists is emitted once, the rest is reported once by name of its dates, then polling goes on (review row 2)', async () => {
-		const { saved, backlog, lastSeen } = await savedBeforeBacklog(11_000, 500);
+	/** Polls until the backlog is read; every poll reads at most 10 pages. */
+	async function pollBacklog(saved, parameters = newMail, most = 40) {
 		const emitted = [];
 		let last = { saved };
 		let polls = 0;
 		do {
 			polls++;
-			last = await poll(newMail, last.saved);
+			last = await poll(parameters, last.saved);
 			expect(last.requests.length).toBeLessThanOrEqual(10);
 			emitted.push(...last.items.map((i) => i.json.id));
-		} while (Object.values(last.saved)[0].backlog && polls < 20);
-		expect(polls).toBe(11); // 1,000 items, then 900 a poll (one page goes to the top of the list)
-		expect(emitted).toHaveLength(10_000);
-		expect(new Set(emitted).size).toBe(10_000);
-		expect(new Set([...emitted, ...backlog.slice(0, 10_000)]).size).toBe(10_000); // the newest 10,000
+		} while (Object.values(last.saved)[0].backlog && polls < most);
+		return { emitted, last, polls };
+	}
+
+	test('a backlog deeper than the API lists (10,500 > 10,000): read on by dividing it by filters, every item emitted once (review row 2)', async () => {
+		const { saved, backlog } = await savedBeforeBacklog(11_000, 500);
+		const { emitted, last, polls } = await pollBacklog(saved);
+		expect(polls).toBeLessThan(40);
+		expect(emitted).toHaveLength(10_500);
+		expect([...emitted].sort()).toEqual([...backlog].sort());
+		expect(last.requests.some((r) => r.query.status)).toBe(true); // the last polls read divisions by status
+		const quiet = await poll(newMail, last.saved);
+		expect(quiet.items).toHaveLength(0);
+		expect(quiet.requests).toHaveLength(1);
+	});
+
+	test('mail out of reach even divided by every filter: what could be read is emitted once, the rest reported once by its dates, then polling goes on (review row 2)', async () => {
+		// The trigger's filters leave only read state to divide by; every cursor is refused as too deep
+		// once the backlog has begun.
+		const inboxLetters = { ...newMail, filters: { status: ['inbox'], mailType: ['letter'], scanStatus: ['none'] } };
+		const { saved } = await savedBeforeBacklog(11_000, 500, inboxLetters, { letterShare: 90 });
+		const seenBefore = Object.values(saved)[0].newestArrival;
+		const first = await poll(inboxLetters, saved);
+		expect(first.items).toHaveLength(1_000);
+		await control('/faults', { path: '/v1/mails', method: 'GET', cursor: true, status: 422, count: 100_000 });
+		const { emitted, last } = await pollBacklog(first.saved, inboxLetters);
+		const all = [...first.items.map((i) => i.json.id), ...emitted];
+		expect(all.length).toBe(new Set(all).size);
+		expect(last.requests.some((r) => r.query.is_read)).toBe(true); // it divided by read state first
 		const state = last.saved;
-		const failed = await poll(newMail, state).catch((error) => error);
+		const failed = await poll(inboxLetters, state).catch((error) => error);
 		expect(failed).toBeInstanceOf(Error);
-		expect(failed.message).toMatch(/was not emitted.*10000 items per query/);
-		expect(failed.message).toContain(lastSeen.arrival_date); // the newest mail seen before the backlog
+		expect(failed.message).toMatch(/was not emitted: the API would not list it.*10000 items deep/);
+		expect(failed.message).toContain(seenBefore); // the newest mail seen before the backlog
 		// n8n keeps the state of a failed poll in memory; the next poll goes on normally
 		delete Object.values(state)[0].unreachable;
-		const fresh = (await control('/mail', { sender_name: 'After' })).mail.id;
-		const next = await poll(newMail, state);
+		await fetch(`${sim.url}/_control/faults`, { method: 'DELETE' });
+		const fresh = (await control('/mail', { sender_name: 'After', mail_type: 'letter' })).mail.id;
+		const next = await poll(inboxLetters, state);
 		expect(next.items.map((i) => i.json.id)).toEqual([fresh]);
 		expect(next.requests).toHaveLength(1);
 	});

@@ -18,7 +18,7 @@ export default function controlRoutes(ctl, { mailbox, webhooks, requests, faults
 	ctl('GET', '/query', ({ params }) => queryMails(mailbox.db.mails, params).map((m) => m.id));
 	ctl('GET', '/state', () => ({ mails: mailbox.db.mails.map((m) => mailbox.mailEntry(m)), scans: mailbox.db.scans.map((s) => mailbox.scanOut(s)), folders: mailbox.db.folders, shipments: mailbox.db.shipments }));
 	ctl('POST', '/faults', ({ body }) => {
-		faults.push({ path: body.path ?? '', query: body.query, method: body.method, status: body.status ?? 500, count: body.count ?? 1, retryAfter: body.retryAfter, delayMs: body.delayMs ?? 0 });
+		faults.push({ path: body.path ?? '', query: body.query, cursor: Boolean(body.cursor), method: body.method, status: body.status ?? 500, count: body.count ?? 1, retryAfter: body.retryAfter, delayMs: body.delayMs ?? 0 });
 		return { faults: faults.length };
 	});
 	ctl('DELETE', '/faults', () => {

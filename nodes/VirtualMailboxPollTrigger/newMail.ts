@@ -29,15 +29,16 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, manual
 		return page.data.map((json) => ({ json: { event: 'new-mail', ...json } }));
 	}
 	if (state.unreachable) {
-		const { from, to } = state.unreachable as IDataObject;
+		const { from, to } = state.unreachable;
 		delete state.unreachable;
-		throw new NodeOperationError(this.getNode(), `Mail that arrived between ${String(from ?? 'the last poll')} and ${String(to)} was not emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep; more arrived while the trigger was not polling, even divided by status, mail type, scan status and read state)`, {
+		throw new NodeOperationError(this.getNode(), `Mail that arrived between ${from || 'the last poll'} and ${String(to)} was not emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep; more arrived while the trigger was not polling, even divided by status, mail type, scan status and read state)`, {
 			description: 'Read that mail with Mail → Get Many (Return All, which divides the list to reach it); the trigger goes on with new mail from the next poll.',
 		});
 	}
 	const seen = new Set(state.seenIds ?? []);
 	const floor = state.seenIds?.at(-1);
-	const backlog: BacklogPart[] = [...((state.backlog as BacklogPart[] | undefined) ?? [])];
+	const backlog: BacklogPart[] = [...(state.backlog ?? [])];
+	const stops: Record<string, string[]> = { ...state.backlogStops };
 	const fresh: IDataObject[] = [];
 	const late: IDataObject[] = [];
 	const walked: string[] = [];
@@ -59,7 +60,8 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, manual
 			fresh.push(...taken.fresh);
 			if (!taken.stop) {
 				if (pages < MAX_POLL_PAGES || !page.next_cursor) continue;
-				overflow = { cursor: page.next_cursor, after: positionOf(fresh[fresh.length - 1]), stopIds: state.seenIds ?? [], stopArrival: state.newestArrival };
+				overflow = { cursor: page.next_cursor, after: positionOf(fresh[fresh.length - 1]), stopArrival: state.newestArrival ?? '' };
+				stops[overflow.stopArrival] = state.seenIds ?? [];
 				break;
 			}
 			// Late mail is looked for once any backlog is read: until then the counts include it.
@@ -79,7 +81,7 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, manual
 		const part = backlog[0];
 		const read = await readBacklogPage.call(this, { ...query, ...part.filters }, part);
 		pages++;
-		const taken = read.page ? takeBacklog(read.page.data, part, new Set(part.stopIds)) : { items: [], done: false };
+		const taken = read.page ? takeBacklog(read.page.data, part, new Set(stops[part.stopArrival])) : { items: [], done: false };
 		caughtUp.push(...taken.items);
 		const after = positionOf(taken.items.at(-1)) ?? part.after;
 		if (read.page?.next_cursor && !taken.done) {
@@ -89,11 +91,11 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, manual
 		backlog.shift();
 		// The list ended before the mail seen earlier, or a cursor was refused: the API's depth limit.
 		// Divided by a filter, each division lists fewer items and reaches further.
-		const deeper = !taken.done && (read.page === undefined || read.page.total_count > DEPTH_LIMIT);
-		if (!deeper) continue;
+		const tooDeep = !taken.done && (read.page === undefined || read.page.total_count > DEPTH_LIMIT);
+		if (!tooDeep) continue;
 		const divided = divideBacklog({ ...part, after }, query);
 		if (divided) backlog.unshift(...divided);
-		else unreachable = { from: part.stopArrival, to: after.arrival_date };
+		else if (!unreachable || Date.parse(after.arrival_date) > Date.parse(unreachable.to)) unreachable = { from: part.stopArrival, to: after.arrival_date };
 	}
 	if (overflow) backlog.push(overflow);
 	if (unreachable) state.unreachable = unreachable;
@@ -101,6 +103,8 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, manual
 	state.primed = true;
 	state.total = backlog.length > 0 ? undefined : total;
 	state.backlog = backlog.length > 0 ? backlog : undefined;
+	const stillUsed = new Set(backlog.map((part) => part.stopArrival));
+	state.backlogStops = stillUsed.size > 0 ? Object.fromEntries(Object.entries(stops).filter(([key]) => stillUsed.has(key))) : undefined;
 	// In list order (newest first): the new items, what the deeper walk passed, then the rest; after
 	// an overflow the new items alone (what lies below them is the backlog).
 	state.seenIds = overflow ? remember(fresh.map((m) => String(m.id))) : remember([...fresh.map((m) => String(m.id)), ...walked], state.seenIds);

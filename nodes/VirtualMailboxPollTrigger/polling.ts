@@ -18,6 +18,8 @@ export interface PollState extends IDataObject {
 	newestArrival?: string;
 	/** New mail: parts of the list still to read after a poll reached MAX_POLL_PAGES, oldest part first. */
 	backlog?: BacklogPart[];
+	/** New mail: for each backlog's stopArrival, the ids seen when it began (where it ends); shared by its parts. */
+	backlogStops?: Record<string, string[]>;
 	/** New mail: arrival dates of backlog mail the API could not list; the next poll reports it once. */
 	unreachable?: { from?: string; to: string };
 	/** Scans: pending (in process or restoring) scan id → mail id, as of the last poll. */
@@ -87,14 +89,15 @@ export function takeLate(page: IDataObject[], seen: ReadonlySet<string>, floor: 
 /**
  * Where a New Mail poll stopped reading a backlog: the API's cursor for the next page, the last
  * item read (items listed at or above it were read: a cursor that counts positions lists some
- * again after new mail arrives), and what ends the backlog (the mail seen before it began).
+ * again after new mail arrives), and what ends the backlog: the mail seen before it began, older
+ * than or as old as stopArrival (its ids are in PollState.backlogStops under that key).
  */
 export interface BacklogPart extends IDataObject {
 	/** The next page's cursor; none: the part's first page. */
 	cursor?: string;
 	after: { id: string; arrival_date: string };
-	stopIds: string[];
-	stopArrival?: string;
+	/** Arrival of the newest mail seen before the backlog began ('' if none had one). */
+	stopArrival: string;
 	/** Filters added to the trigger's query for this part (a part past the depth limit is divided). */
 	filters?: Query;
 	/** Index in MAIL_SPLITS of the next filter to divide this part by. */
@@ -111,7 +114,7 @@ const newestFirst = mailOrder('newest');
 export function takeBacklog(page: IDataObject[], part: BacklogPart, stopIds: ReadonlySet<string>): { items: IDataObject[]; done: boolean } {
 	const after = part.after as IDataObject;
 	const unread = page.filter((item) => newestFirst(item, after) > 0);
-	const taken = takeNew(unread, stopIds, part.stopArrival);
+	const taken = takeNew(unread, stopIds, part.stopArrival || undefined);
 	return { items: taken.fresh, done: taken.stop };
 }
 

@@ -60,7 +60,8 @@ afterAll(async () => {
 const control = (url, body) => fetch(`${sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
 const state = () => fetch(`${sim.url}/_control/state`).then((r) => r.json());
 const pollRequests = () => sim.requests.filter((r) => r.key === 'read-only' && r.path === '/v1/mails' && !r.query.scan_status);
-const scanPollRequests = () => sim.requests.filter((r) => r.key === 'read-only' && r.path === '/v1/scans');
+// The scan poll's requests: the scan list, or the mail list by scan status (its first poll).
+const scanPollRequests = () => sim.requests.filter((r) => r.key === 'read-only' && (r.path === '/v1/scans' || (r.path === '/v1/mails' && r.query.scan_status)));
 const signed = (body, options) => sign(body, { secret: sim.webhookSecret, ...options });
 const post = async (base, path, { raw, headers }) => (await fetch(`${base}/webhook/${path}`, { method: 'POST', headers, body: raw })).status;
 const deliverTo = (index, delivery, path = trigger.path) => post(cluster.webhookBases[index % cluster.webhookBases.length], path, delivery);

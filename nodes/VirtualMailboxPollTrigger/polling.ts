@@ -39,9 +39,9 @@ export const MAX_POLL_PAGES = 10;
 /** Pages a poll reads below the first seen item, looking for mail logged late. */
 export const MAX_LATE_PAGES = 10;
 /**
- * A scan may show up in the list a little after scans created later than it (the server stamps
- * created_at before the scan is listed), so scans created this long before the newest one seen
- * still count as new unless seen already.
+ * A scan may show up in the list a little after scans created later than it (if the server stamps
+ * created_at before the scan is visible to a list), so scans created this long before the newest
+ * one seen still count as new unless seen already.
  */
 export const SCAN_OVERLAP_MS = 10 * 60_000;
 /** GET /v1/scans pages one poll reads at most: as deep as the API lists. */

@@ -7,8 +7,8 @@ export type CompletionEvent = 'scan-completed' | 'open-completed';
 
 /**
  * Scan Completed / Open Completed. Scans finish out of arrival order, so the poll reads
- * `GET /v1/scans` newest created first (provider behaviour, docs/api.md) down to the oldest scan
- * that can still matter: below the scans created since the last poll, and below every scan that
+ * `GET /v1/scans` newest created first (provider behaviour, docs/api.md) below the scans created
+ * since the last poll and, while that is cheaper than asking for each by id, below every scan that
  * was in process then. A completed scan there is emitted once if it is new (requested and finished
  * between two polls) or was in process. The state needs no save between emits to stay right: the
  * newest scan seen and the pending ones are saved together, so a restart from an older save walks
@@ -37,8 +37,8 @@ export async function pollCompletions(this: IPollFunctions, event: CompletionEve
 	// In the order they completed (the list is in the order they were requested).
 	const completedAt = (scan: IDataObject) => Date.parse(String(scan.status_updated_at ?? scan.updated_at ?? '')) || 0;
 	const out: INodeExecutionData[] = findings.completed.sort((a, b) => completedAt(a) - completedAt(b)).map((json) => ({ json: { event, ...json } }));
-	// Scans in process last time that the walk did not reach (not listed, or deeper than it read)
-	// are asked for one by one. One whose status cannot be read now stays pending, so the next poll
+	// Scans in process last time that the walk did not reach (not listed, or deeper than it was
+	// worth reading) are asked for one by one. One whose status cannot be read now stays pending, so the next poll
 	// asks again: one failing request must not make a completion disappear.
 	const unread: Record<string, string> = {};
 	let failure: unknown;

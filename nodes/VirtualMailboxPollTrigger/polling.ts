@@ -171,6 +171,8 @@ export interface ScanFindings {
 	ordered: boolean;
 	newestCreated?: string;
 	lastCreated?: number;
+	/** Pages read, this one included, since the walk passed every scan that can be new. */
+	pagesPastNew?: number;
 	/** Ids and creation times of the newest scans passed (what the next poll's window holds). */
 	recent?: Array<[string, number]>;
 	windowIds?: string[];
@@ -201,13 +203,20 @@ export function examineScans(page: IDataObject[], walk: ScanWalk, findings: Scan
 		const isNew = !walk.window.seen.has(id) && !Number.isNaN(created) && (Number.isNaN(walk.window.cut) || created >= walk.window.cut);
 		if (!walk.priming && scan.status === 'COMPLETED' && !walk.emitted.has(id) && (id in walk.pending || isNew)) findings.completed.push(scan);
 	}
+	if (findings.ordered && findings.lastCreated !== undefined && findings.lastCreated < walk.window.cut) findings.pagesPastNew = (findings.pagesPastNew ?? 0) + 1;
 	const newest = findings.newestCreated ? Date.parse(findings.newestCreated) - SCAN_OVERLAP_MS : Number.NaN;
 	findings.recent = (findings.recent ?? []).filter(([, created]) => !(created < newest));
 	findings.windowIds = findings.recent.map(([id]) => id);
 }
 
-/** Pure: the walk has passed every scan that was pending and every scan that can be new. */
+/**
+ * Pure: the walk has passed every scan that can be new, and reading on for the scans pending last
+ * time that it has not passed yet would cost more than asking for each by id (a scan in process
+ * for long sits deep in the list): it reads one more page while more of them are missing than it
+ * has read pages past the new scans.
+ */
 export function scanWalkDone(walk: ScanWalk, findings: ScanFindings): boolean {
-	if (!findings.ordered || findings.lastCreated === undefined || Number.isNaN(walk.window.cut)) return false;
-	return findings.lastCreated < walk.window.cut && Object.keys(walk.pending).every((id) => findings.found.has(id));
+	if (!findings.pagesPastNew) return false;
+	const missing = Object.keys(walk.pending).filter((id) => !findings.found.has(id)).length;
+	return missing < findings.pagesPastNew;
 }

@@ -43,6 +43,17 @@ describe('examineScans', () => {
 		expect(seen.pending).toEqual({ deep: 'mdeep' });
 	});
 
+	test('scans pending for long sit deep: past the new scans it reads on only while that costs fewer requests than asking for each by id', () => {
+		const seen = findings();
+		const w = walk({ pending: { p1: 'm1', p2: 'm2' } });
+		examineScans([scan('x', 1), scan('y', -60)], w, seen);
+		expect(scanWalkDone(w, seen)).toBe(false); // 2 missing, 1 page past the new ones
+		examineScans([scan('z', -90)], w, seen);
+		expect(scanWalkDone(w, seen)).toBe(false); // 2 missing, 2 pages
+		examineScans([scan('p1', -100, 'IN_PROCESS')], w, seen);
+		expect(scanWalkDone(w, seen)).toBe(true); // 1 missing, 3 pages: p2 is asked for by id
+	});
+
 	test('a list that is not newest first is never taken as passed: only its end ends the walk', () => {
 		const seen = findings();
 		const w = walk();

@@ -38,9 +38,9 @@ export async function pollCompletions(this: IPollFunctions, event: CompletionEve
 	const completedAt = (scan: IDataObject) => Date.parse(String(scan.status_updated_at ?? scan.updated_at ?? '')) || 0;
 	const out: INodeExecutionData[] = findings.completed.sort((a, b) => completedAt(a) - completedAt(b)).map((json) => ({ json: { event, ...json } }));
 	// Scans in process last time that the walk did not reach (not listed, or deeper than it was
-	// worth reading) are asked for one by one. One whose status cannot be read now stays pending, so the next poll
-	// asks again: one failing request must not make a completion disappear.
-	const unread: Record<string, string> = {};
+	// worth reading) are asked for one by one. One whose status cannot be read now stays pending,
+	// so the next poll asks again: one failing request must not make a completion disappear.
+	const stillPending: Record<string, string> = {};
 	let failure: unknown;
 	for (const id of Object.keys(walk.pending).filter((id) => !findings.found.has(id))) {
 		let scan;
@@ -48,14 +48,14 @@ export async function pollCompletions(this: IPollFunctions, event: CompletionEve
 			scan = await apiRequest.call(this, 'GET', `/v1/scans/${segment(id)}`);
 		} catch (error) {
 			if ((error as NodeApiError).context?.status === 404) continue; // deleted: nothing to emit
-			unread[id] = walk.pending[id];
+			stillPending[id] = walk.pending[id];
 			failure ??= error;
 			continue;
 		}
-		if (scan.status === 'IN_PROCESS' || scan.status === 'RESTORING') unread[id] = walk.pending[id];
+		if (scan.status === 'IN_PROCESS' || scan.status === 'RESTORING') stillPending[id] = walk.pending[id];
 		else if (scan.status === 'COMPLETED' && !walk.emitted.has(id)) out.push({ json: { event, ...scan } });
 	}
-	state.pending = { ...findings.pending, ...unread };
+	state.pending = { ...findings.pending, ...stillPending };
 	state.emitted = remember(out.map((i) => String(i.json.id)), state.emitted);
 	state.newestScanCreated = findings.newestCreated;
 	state.newestScanIds = remember(findings.windowIds ?? [], [], MAX_PENDING);

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, eachPage, getPage, segment } from '../shared/transport';
-import { examineScans, MAX_PENDING, MAX_SCAN_PAGES, newScanWindow, type PollState, remember, type ScanFindings, scanWalkDone } from './polling';
+import { examineScans, MAX_PENDING, MAX_SCAN_PAGES, newScanWindow, nextScanWindow, type PollState, remember, scanFindings, scanWalkDone } from './polling';
 
 export type CompletionEvent = 'scan-completed' | 'open-completed';
 
@@ -27,7 +27,7 @@ export async function pollCompletions(this: IPollFunctions, event: CompletionEve
 		await primeCompletions.call(this, category, state);
 		return [];
 	}
-	const findings: ScanFindings = { completed: [], pending: {}, found: new Set(), ordered: true, newestCreated: state.newestScanCreated };
+	const findings = scanFindings(state.newestScanCreated);
 	const walk = { category, pending: state.pending ?? {}, emitted: new Set(state.emitted ?? []), window: newScanWindow(state.newestScanCreated, state.newestScanIds) };
 	let pages = 0;
 	for await (const page of eachPage(this, '/v1/scans', {})) {
@@ -57,8 +57,7 @@ export async function pollCompletions(this: IPollFunctions, event: CompletionEve
 	}
 	state.pending = { ...findings.pending, ...stillPending };
 	state.emitted = remember(out.map((i) => String(i.json.id)), state.emitted);
-	state.newestScanCreated = findings.newestCreated;
-	state.newestScanIds = remember(findings.windowIds ?? [], [], MAX_PENDING);
+	Object.assign(state, nextScanWindow(findings));
 	// With nothing to emit, the failure is reported (n8n shows the poll's error); the state above,
 	// kept in memory by n8n between polls, already holds the scans to ask about again.
 	if (failure && out.length === 0) throw failure;
@@ -80,10 +79,9 @@ async function primeCompletions(this: IPollFunctions, category: string, state: P
 		if (Object.keys(pending).length >= MAX_PENDING) break;
 	}
 	const newest = await getPage(this, '/v1/scans', {}, 100, undefined);
-	const findings: ScanFindings = { completed: [], pending: {}, found: new Set(), ordered: true };
+	const findings = scanFindings();
 	examineScans(newest.data, { category, pending: {}, emitted: new Set(), window: newScanWindow(undefined, []), priming: true }, findings);
 	state.primed = true;
 	state.pending = pending;
-	state.newestScanCreated = findings.newestCreated;
-	state.newestScanIds = remember(findings.windowIds ?? [], [], MAX_PENDING);
+	Object.assign(state, nextScanWindow(findings));
 }

@@ -83,7 +83,8 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, manual
 		pages++;
 		const taken = read.page ? takeBacklog(read.page.data, part, new Set(stops[part.stopArrival])) : { items: [], done: false };
 		caughtUp.push(...taken.items);
-		const after = positionOf(taken.items.at(-1)) ?? part.after;
+		const last = taken.items.at(-1);
+		const after = last ? positionOf(last) : part.after;
 		if (read.page?.next_cursor && !taken.done) {
 			backlog[0] = { ...part, cursor: read.page.next_cursor, after };
 			continue;
@@ -115,10 +116,8 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, manual
 	return [...caughtUp.sort(mailOrder('oldest')), ...late.reverse(), ...fresh.reverse()].map((json) => ({ json: { event: 'new-mail', ...json } }));
 }
 
-function positionOf(item: IDataObject): BacklogPart['after'];
-function positionOf(item: IDataObject | undefined): BacklogPart['after'] | undefined;
-function positionOf(item: IDataObject | undefined): BacklogPart['after'] | undefined {
-	return item && { id: String(item.id), arrival_date: String(item.arrival_date ?? '') };
+function positionOf(item: IDataObject): BacklogPart['after'] {
+	return { id: String(item.id), arrival_date: String(item.arrival_date ?? '') };
 }
 
 /**

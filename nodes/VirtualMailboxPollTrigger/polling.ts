@@ -175,7 +175,16 @@ export interface ScanFindings {
 	pagesPastNew?: number;
 	/** Ids and creation times of the newest scans passed (what the next poll's window holds). */
 	recent?: Array<[string, number]>;
-	windowIds?: string[];
+}
+
+/** Pure: nothing found yet; `newestCreated` is the newest scan known before the walk. */
+export function scanFindings(newestCreated?: string): ScanFindings {
+	return { completed: [], pending: {}, found: new Set(), ordered: true, newestCreated };
+}
+
+/** Pure: what the next poll's window starts from: the newest scan found and the ids created near it. */
+export function nextScanWindow(findings: ScanFindings): Pick<PollState, 'newestScanCreated' | 'newestScanIds'> {
+	return { newestScanCreated: findings.newestCreated, newestScanIds: (findings.recent ?? []).map(([id]) => id).slice(0, MAX_PENDING) };
 }
 
 /**
@@ -206,7 +215,6 @@ export function examineScans(page: IDataObject[], walk: ScanWalk, findings: Scan
 	if (findings.ordered && findings.lastCreated !== undefined && findings.lastCreated < walk.window.cut) findings.pagesPastNew = (findings.pagesPastNew ?? 0) + 1;
 	const newest = findings.newestCreated ? Date.parse(findings.newestCreated) - SCAN_OVERLAP_MS : Number.NaN;
 	findings.recent = (findings.recent ?? []).filter(([, created]) => !(created < newest));
-	findings.windowIds = findings.recent.map(([id]) => id);
 }
 
 /**

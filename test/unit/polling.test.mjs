@@ -2,11 +2,11 @@
 import { describe, expect, test } from 'vitest';
 import { dist } from '../harness/n8n-core-harness.mjs';
 
-const { examineScans, newScanWindow, scanWalkDone, takeBacklog, SCAN_OVERLAP_MS } = dist('nodes/VirtualMailboxPollTrigger/polling.js');
+const { examineScans, newScanWindow, nextScanWindow, scanFindings, scanWalkDone, takeBacklog, SCAN_OVERLAP_MS } = dist('nodes/VirtualMailboxPollTrigger/polling.js');
 
 const at = (minutes) => new Date(Date.UTC(2026, 10, 24, 12, 0) + minutes * 60_000).toISOString();
 const scan = (id, minutes, status = 'COMPLETED', type = 'SCAN_REQUEST') => ({ id, mail_id: `m${id}`, type, status, created_at: at(minutes) });
-const findings = () => ({ completed: [], pending: {}, found: new Set(), ordered: true });
+const findings = () => scanFindings();
 
 describe('examineScans', () => {
 	const walk = (extra = {}) => ({ category: 'SCAN_REQUEST', pending: {}, emitted: new Set(), window: newScanWindow(at(0), ['s0']), ...extra });
@@ -30,7 +30,7 @@ describe('examineScans', () => {
 		examineScans([scan('a', 30, 'IN_PROCESS'), scan('b', 25, 'RESTORING'), scan('c', 1), scan('d', -30)], walk(), seen);
 		expect(seen.pending).toEqual({ a: 'ma', b: 'mb' });
 		expect(seen.newestCreated).toBe(at(30));
-		expect(seen.windowIds).toEqual(['a', 'b']);
+		expect(nextScanWindow(seen).newestScanIds).toEqual(['a', 'b']);
 	});
 
 	test('the walk goes on until every scan pending last time is found', () => {

@@ -1,10 +1,14 @@
-// GET /v1/mails filters, search and sort (spec "GET /v1/mails"), over the simulator's mail items.
+// GET /v1/mails and GET /v1/scans filters, search and sort, as the provider's SDK declares them
+// (spec "GET /v1/mails"; SDK ScansListRequest). List values come as repeated keys
+// (`status=inbox&status=archived`), as the SDK sends them.
 import { validationError } from './paging.mjs';
 
 export const MAIL_STATUSES = ['inbox', 'archived', 'quarantine', 'discard_request'];
 export const MAIL_TYPES = ['letter', 'large_letter', 'magazine', 'package', 'softpak', 'catalog', 'distribution', 'fulfillment', 'inventory'];
 export const SCAN_FILTERS = ['in_process', 'cancelled', 'rejected', 'completed', 'deleted', 'restoring', 'none'];
-const ARRIVED_DAYS = { week: 7, month: 31, half_year: 183, year: 366 };
+export const SCAN_LIST_STATUSES = SCAN_FILTERS.filter((s) => s !== 'none');
+export const SCAN_LIST_TYPES = { scan: 'SCAN_REQUEST', open: 'UNBOXING_REQUEST' };
+const WINDOW_DAYS = { week: 7, month: 31, half_year: 183, year: 366 };
 
 function list(params, name, allowed) {
 	const values = params.getAll(name).flatMap((v) => v.split(','));
@@ -31,9 +35,9 @@ export function queryMails(items, params, now = Date.now()) {
 	if (folder !== undefined && !/^\d+$/.test(folder)) throw validationError('folder_id must be an integer', 'folder_id');
 	const search = one(params, 'search')?.toLowerCase();
 	const sort = one(params, 'sort', ['newest', 'oldest']) ?? 'newest';
-	const arrived = one(params, 'arrived', Object.keys(ARRIVED_DAYS));
+	const arrived = one(params, 'arrived', Object.keys(WINDOW_DAYS));
 	const isRead = one(params, 'is_read', ['true', 'false']);
-	const since = arrived ? now - ARRIVED_DAYS[arrived] * 86_400_000 : undefined;
+	const since = arrived ? now - WINDOW_DAYS[arrived] * 86_400_000 : undefined;
 
 	const out = items.filter(
 		(m) =>
@@ -49,4 +53,40 @@ export function queryMails(items, params, now = Date.now()) {
 	const dir = sort === 'oldest' ? 1 : -1;
 	out.sort((a, b) => dir * (Date.parse(a.arrival_date) - Date.parse(b.arrival_date) || Number(a.id) - Number(b.id)));
 	return out;
+}
+
+/**
+ * Filter and sort scans (internal records, upper-case status and type). The SDK does not say what
+ * `search` looks at, which date `scanned` counts from, nor the order of scans created at the same
+ * second; the simulator's choices (docs/api.md, marked assumption): search looks at the scan id,
+ * mail id, label, instruction and the mail item's sender and recipient; `scanned` counts from
+ * `created_at`; newest first is by `created_at`, ties latest requested first, and `oldest` is
+ * exactly the reverse. Without `sort` the order is newest first.
+ */
+export function queryScans(scans, params, { mails = [], now = Date.now() } = {}) {
+	const status = list(params, 'status', SCAN_LIST_STATUSES);
+	const types = list(params, 'type', Object.keys(SCAN_LIST_TYPES));
+	const mailId = one(params, 'mail_id');
+	const search = one(params, 'search')?.toLowerCase();
+	const sort = one(params, 'sort', ['newest', 'oldest']) ?? 'newest';
+	const scanned = one(params, 'scanned', Object.keys(WINDOW_DAYS));
+	const since = scanned ? now - WINDOW_DAYS[scanned] * 86_400_000 : undefined;
+	const typeValues = types && new Set([...types].map((t) => SCAN_LIST_TYPES[t]));
+	const mailById = search ? new Map(mails.map((m) => [m.id, m])) : undefined;
+	const matches = (s) => {
+		if (!search) return true;
+		const mail = mailById.get(s.mail_id);
+		return [s.id, s.mail_id, s.label, s.instruction, mail?.sender_name, mail?.recipient_name].some((f) => f && String(f).toLowerCase().includes(search));
+	};
+	// Stable sort over the records reversed: same created_at, the one requested later comes first.
+	const newest = [...scans].reverse().sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+	const out = newest.filter(
+		(s) =>
+			(!status || status.has(s.status.toLowerCase())) &&
+			(!typeValues || typeValues.has(s.type)) &&
+			(mailId === undefined || s.mail_id === mailId) &&
+			(since === undefined || Date.parse(s.created_at) >= since) &&
+			matches(s),
+	);
+	return sort === 'oldest' ? out.reverse() : out;
 }

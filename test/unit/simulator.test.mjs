@@ -170,6 +170,71 @@ describe('pagination rules', () => {
 	});
 });
 
+describe('GET /v1/scans: every filter and sort the SDK declares (ScansListRequest)', () => {
+	// The oracle reads the simulator's records directly and applies each filter by its own rule.
+	const records = () => sim.db.scans;
+	const all = async (query) => {
+		const items = [];
+		let page = await ok('GET', `/v1/scans?limit=100${query ? `&${query}` : ''}`, S.page(S.Scan.strict()));
+		items.push(...page.data);
+		while (page.next_cursor) {
+			page = await ok('GET', `/v1/scans?limit=100${query ? `&${query}` : ''}&cursor=${encodeURIComponent(page.next_cursor)}`, S.page(S.Scan.strict()));
+			items.push(...page.data);
+		}
+		expect(items).toHaveLength(page.total_count);
+		return items;
+	};
+	const ids = (items) => items.map((s) => s.id).sort();
+	const idsOf = (predicate) => records().filter(predicate).map((s) => s.id).sort();
+
+	test('status and type take several values as repeated keys', async () => {
+		const done = await all('status=completed&status=cancelled');
+		expect(ids(done)).toEqual(idsOf((s) => ['COMPLETED', 'CANCELLED'].includes(s.status)));
+		expect(done.length).toBeLessThan(records().length);
+		const opens = await all('type=open');
+		expect(ids(opens)).toEqual(idsOf((s) => s.type === 'UNBOXING_REQUEST'));
+		expect(opens.length).toBeGreaterThan(0);
+		expect(ids(await all('type=scan&type=open'))).toEqual(idsOf(() => true));
+		expect(ids(await all('type=scan&status=in_process'))).toEqual(idsOf((s) => s.type === 'SCAN_REQUEST' && s.status === 'IN_PROCESS'));
+		expect((await problem('GET', '/v1/scans?status=done', 422)).code).toBe('validation_error');
+		await problem('GET', '/v1/scans?type=SCAN_REQUEST', 422);
+	});
+	test('mail_id and search', async () => {
+		const scan = records()[5];
+		expect(ids(await all(`mail_id=${scan.mail_id}`))).toEqual(idsOf((s) => s.mail_id === scan.mail_id));
+		const bySender = await all('search=internal%20revenue');
+		const irsMail = new Set(sim.db.mails.filter((m) => m.sender_name === 'Internal Revenue Service').map((m) => m.id));
+		expect(ids(bySender)).toEqual(idsOf((s) => irsMail.has(s.mail_id) || /internal revenue/i.test(s.label ?? '')));
+		expect(bySender.length).toBeGreaterThan(0);
+		expect(ids(await all(`search=${scan.id.toUpperCase()}`))).toEqual([scan.id]);
+	});
+	test('sort: newest and the default are newest created first; oldest is the exact reverse', async () => {
+		const newest = await all('sort=newest');
+		const byDefault = await all('');
+		expect(byDefault.map((s) => s.id)).toEqual(newest.map((s) => s.id));
+		for (let n = 1; n < newest.length; n++) expect(Date.parse(newest[n - 1].created_at)).toBeGreaterThanOrEqual(Date.parse(newest[n].created_at));
+		const oldest = await all('sort=oldest');
+		expect(oldest.map((s) => s.id)).toEqual(newest.map((s) => s.id).reverse());
+		// A cursor is bound to its sort: the second page of oldest continues oldest.
+		const first = await ok('GET', '/v1/scans?sort=oldest&limit=10');
+		await problem('GET', `/v1/scans?sort=newest&limit=10&cursor=${encodeURIComponent(first.next_cursor)}`, 422);
+		await problem('GET', '/v1/scans?sort=random', 422);
+	});
+	test('scanned: requested within the window (week, month, half_year, year)', async () => {
+		const now = Date.now();
+		const days = { week: 7, month: 31, half_year: 183, year: 366 };
+		const counts = [];
+		for (const [window, n] of Object.entries(days)) {
+			const got = await all(`scanned=${window}`);
+			expect(ids(got), window).toEqual(idsOf((s) => Date.parse(s.created_at) >= now - n * 86_400_000));
+			counts.push(got.length);
+		}
+		expect(counts[0]).toBeGreaterThan(0);
+		expect(counts[3]).toBeLessThan(records().length);
+		await problem('GET', '/v1/scans?scanned=day', 422);
+	});
+});
+
 describe('webhook sender', () => {
 	test('signs each delivery as the spec says and sends it once, even when the receiver fails', async () => {
 		const received = [];

@@ -1,12 +1,11 @@
 // Scans: list, request, one scan, delete, the signed file link, cancel and the AI summary.
 import { paginate } from '../paging.mjs';
+import { queryScans } from '../mail-query.mjs';
 import { iso } from '../mailbox.mjs';
 import { fail, requireFields } from '../problems.mjs';
 
 export default function scanRoutes(route, { mailbox }) {
-	// Newest created first, as the provider lists them (docs/api.md); the poll trigger relies on it.
-	const newestCreated = (a, b) => Date.parse(b.created_at) - Date.parse(a.created_at);
-	route('GET', '/v1/scans', ({ params }) => paginate('/v1/scans', params, [...mailbox.db.scans].reverse().sort(newestCreated).map((s) => mailbox.scanOut(s))));
+	route('GET', '/v1/scans', ({ params }) => paginate('/v1/scans', params, queryScans(mailbox.db.scans, params, { mails: mailbox.db.mails }).map((s) => mailbox.scanOut(s))));
 	route('POST', '/v1/scans', ({ body }) => {
 		requireFields(body, ['mail_id', 'type']);
 		if (!['scan', 'open'].includes(body.type)) throw fail(422, 'type must be scan or open', [{ field: 'type', message: 'must be scan or open' }]);

@@ -2,10 +2,11 @@ import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, 
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
-import { MAIL_FILTERS } from '../shared/mail';
+import { MAIL_FILTERS, mailQuery } from '../shared/mail';
+import { pollsInFlight } from '../shared/state/pollsInFlight';
 import { type CompletionEvent, pollCompletions } from './completions';
 import { pollNewMail } from './newMail';
-import type { PollState } from './polling';
+import { fingerprintOf, type PollState } from './polling';
 
 type PollEvent = 'new-mail' | CompletionEvent;
 
@@ -63,9 +64,24 @@ export class VirtualMailboxPollTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event') as PollEvent;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const state = this.getWorkflowStaticData('node') as PollState;
 		const manual = this.getMode() === 'manual';
-		const items = event === 'new-mail' ? await pollNewMail.call(this, state, manual) : await pollCompletions.call(this, event as CompletionEvent, state, manual);
+		const query = event === 'new-mail' ? mailQuery(this.getNodeParameter('filters', {}) as IDataObject) : {};
+		const key = `${this.getWorkflow().id ?? ''}|${this.getNode().id}`;
+		// One poll in flight per trigger: a second one would start from the same state and emit twice.
+		if (!manual && !pollsInFlight.start(key)) return null;
+		let items: INodeExecutionData[];
+		try {
+			const state = this.getWorkflowStaticData('node') as PollState;
+			const fingerprint = fingerprintOf(event, query);
+			if (!manual && state.fingerprint !== fingerprint) {
+				// First activation, or Event or Filters edited: start over (prime), never replay.
+				for (const field of Object.keys(state)) delete state[field];
+				state.fingerprint = fingerprint;
+			}
+			items = event === 'new-mail' ? await pollNewMail.call(this, state, manual) : await pollCompletions.call(this, event as CompletionEvent, state, manual);
+		} finally {
+			if (!manual) pollsInFlight.end(key);
+		}
 		if (items.length === 0) return null;
 		if (options.downloadFile) {
 			const property = String(options.binaryPropertyName || 'data');

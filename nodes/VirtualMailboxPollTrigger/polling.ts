@@ -6,6 +6,8 @@ import type { Query } from '../shared/transport';
 
 /** What the poll trigger remembers between polls (workflow static data), bounded in size. */
 export interface PollState extends IDataObject {
+	/** The event and normalized query the state belongs to (fingerprintOf); another one primes. */
+	fingerprint?: string;
 	primed?: boolean;
 	/**
 	 * New mail: ids of the newest items already emitted or seen, in list order (newest first): a
@@ -30,6 +32,20 @@ export interface PollState extends IDataObject {
 	newestScanCreated?: string;
 	/** Scans: ids of the scans seen that were created within SCAN_OVERLAP_MS of the newest one. */
 	newestScanIds?: string[];
+}
+
+/**
+ * Pure: what the state belongs to: the event and the query with empty filters left out, keys and
+ * list values sorted, so that only a change of what is read changes it.
+ */
+export function fingerprintOf(event: string, query: Query): string {
+	const normalized: Record<string, string | string[]> = {};
+	for (const key of Object.keys(query).sort()) {
+		const value = query[key];
+		if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+		normalized[key] = Array.isArray(value) ? [...value].map(String).sort() : String(value);
+	}
+	return JSON.stringify([event, normalized]);
 }
 
 export const MAX_SEEN = 1_000;

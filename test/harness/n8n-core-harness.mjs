@@ -321,9 +321,9 @@ export async function runHook({ parameters, method, credentials = DEFAULT_CREDEN
 }
 
 /** One poll through n8n's PollContext. Static data is the workflow's, kept by the caller across polls. */
-export async function runPoll({ parameters, credentials = DEFAULT_CREDENTIALS, staticData = {}, mode = 'trigger' }) {
+export async function runPoll({ parameters, credentials = DEFAULT_CREDENTIALS, staticData = {}, mode = 'trigger', workflowId }) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.poll, credentials, staticData });
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.poll, credentials, staticData, ...(workflowId ? { workflowId } : {}) });
 	const context = new core.PollContext(workflow, node, additionalData, mode, 'activate');
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const result = await nodeType.poll.call(context);

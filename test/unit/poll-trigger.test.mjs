@@ -18,9 +18,9 @@ beforeEach(() => sim.reset({ count: 400, seed: 5 }));
 
 const control = (path, body) => fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
 /** One poll as n8n runs it; static data goes through JSON as it would through the database. */
-async function poll(parameters, saved = {}, mode = 'trigger') {
+async function poll(parameters, saved = {}, mode = 'trigger', workflowId = undefined) {
 	const before = sim.requests.length;
-	const { result, staticData } = await runPoll({ parameters, credentials, staticData: JSON.parse(JSON.stringify(saved)), mode });
+	const { result, staticData } = await runPoll({ parameters, credentials, staticData: JSON.parse(JSON.stringify(saved)), mode, workflowId });
 	return { items: result?.[0] ?? [], saved: JSON.parse(JSON.stringify(staticData)), requests: sim.requests.slice(before) };
 }
 const newMail = { event: 'new-mail', filters: {}, options: {} };
@@ -212,6 +212,52 @@ describe('new mail', () => {
 		await control('/mail', { sender_name: 'Photo' });
 		const next = await poll(parameters, saved);
 		expect(next.items[0].binary.data).toMatchObject({ mimeType: 'image/jpeg' });
+	});
+});
+
+describe('every event', () => {
+	test('editing Filters re-primes: mail outside the old filter is not replayed, what arrives next is emitted (issue #22, case 1)', async () => {
+		const packages = { ...newMail, filters: { mailType: ['package'] } };
+		const { saved } = await poll(packages);
+		const edited = await poll(newMail, saved); // the Mail Type filter removed on the active trigger
+		expect(edited.items).toHaveLength(0);
+		const fresh = (await control('/mail', { sender_name: 'After the edit' })).mail.id;
+		const next = await poll(newMail, edited.saved);
+		expect(next.items.map((i) => i.json.id)).toEqual([fresh]);
+	});
+
+	test('switching Event re-primes: Scan Completed to New Mail emits nothing, then new mail only (issue #22, case 1)', async () => {
+		const { saved } = await poll({ event: 'scan-completed', options: {} });
+		const switched = await poll(newMail, saved);
+		expect(switched.items).toHaveLength(0);
+		const fresh = (await control('/mail', { sender_name: 'After the switch' })).mail.id;
+		expect((await poll(newMail, switched.saved)).items.map((i) => i.json.id)).toEqual([fresh]);
+	});
+
+	test('the same filters in another order are the same query: no re-prime', async () => {
+		const a = { ...newMail, filters: { mailType: ['package', 'letter'], status: ['inbox'] } };
+		const b = { ...newMail, filters: { status: ['inbox'], mailType: ['letter', 'package'] } };
+		const { saved } = await poll(a);
+		const fresh = (await control('/mail', { sender_name: 'Same query', mail_type: 'letter' })).mail.id;
+		expect((await poll(b, saved)).items.map((i) => i.json.id)).toEqual([fresh]);
+	});
+
+	test('a poll that starts while the previous poll of the same trigger runs returns nothing and leaves the state alone (issue #22, case 4)', async () => {
+		const { saved } = await poll(newMail, {}, 'trigger', 'wf-overlap');
+		const fresh = (await control('/mail', { sender_name: 'Once' })).mail.id;
+		sim.settings.latencyMs = 200;
+		const slow = poll(newMail, saved, 'trigger', 'wf-overlap');
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const overlapping = await poll(newMail, saved, 'trigger', 'wf-overlap');
+		const other = await poll(newMail, saved, 'trigger', 'wf-other'); // another trigger is not held up
+		sim.settings.latencyMs = 0;
+		expect(overlapping.items).toHaveLength(0);
+		expect(overlapping.requests).toHaveLength(0);
+		expect(overlapping.saved).toEqual(saved);
+		expect(other.items.map((i) => i.json.id)).toEqual([fresh]);
+		expect((await slow).items.map((i) => i.json.id)).toEqual([fresh]);
+		// the guard is released once the poll ends
+		expect((await poll(newMail, saved, 'trigger', 'wf-overlap')).items.map((i) => i.json.id)).toEqual([fresh]);
 	});
 });
 

@@ -38,8 +38,9 @@ export class VirtualMailboxApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			default: '',
+			required: true,
 			placeholder: 'http://127.0.0.1:4010',
-			description: 'Server address without the /v1 path',
+			description: 'Server address, with or without the /v1 path',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
 		{
@@ -80,7 +81,9 @@ export class VirtualMailboxApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: `={{ $credentials.environment === "custom" ? String($credentials.baseUrl).replace(/\\/+$/, "") : ($credentials.environment === "sandbox" ? "${SANDBOX_URL}" : "${PRODUCTION_URL}") }}`,
+			// The same as baseUrlOf in nodes/shared/transport/credentials.ts (trimmed, trailing slashes and
+			// /v1 dropped), so a Base URL the nodes accept passes the test.
+			baseURL: `={{ $credentials.environment === "custom" ? String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "") : ($credentials.environment === "sandbox" ? "${SANDBOX_URL}" : "${PRODUCTION_URL}") }}`,
 			url: '/v1/account',
 		},
 		rules: [

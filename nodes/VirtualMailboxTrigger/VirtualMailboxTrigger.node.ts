@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
+	INode,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -58,7 +59,7 @@ export class VirtualMailboxTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Register this node\'s Production URL in the dashboard (Settings → Automations → Webhooks), once for each selected event. Deliveries are signed with the Webhook Secret of the credential and are never retried.',
+					'This node has two URLs (Webhook URLs above). The Test URL receives deliveries only while you click "Listen for test event"; the Production URL receives them once the workflow is active (published). Register the one you use in the dashboard (Settings → Automations → Webhooks), once for each selected event: the test one to try the trigger, the production one for real use. Deliveries are signed with the credential\'s Webhook Secret and are never retried.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -138,11 +139,19 @@ export class VirtualMailboxTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				forgetWebhookCredentials(this);
 				const credentials = await getApiCredentials.call(this);
+				// n8n shows only the message of an activation error (its toast drops the description),
+				// so each of these messages says what to do.
 				if (!credentials.webhookSecret) {
-					throw new NodeOperationError(this.getNode(), 'The Virtual Mailbox credential has no Webhook Secret', {
-						description:
-							'Copy the signing secret from the dashboard (Settings → Automations → Webhooks) into the credential\'s Webhook Secret field; without it no delivery can be verified.',
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						'The Virtual Mailbox credential has no Webhook Secret: copy the signing secret from the dashboard (Settings → Automations → Webhooks) into the credential\'s Webhook Secret field, then activate again. Without it no delivery can be verified.',
+					);
+				}
+				if (!String(credentials.apiKey ?? '').trim()) {
+					throw new NodeOperationError(
+						this.getNode(),
+						'The Virtual Mailbox credential has no API Key: create one in the dashboard (Settings → Developer → API keys), paste it into the credential\'s API Key field, then activate again.',
+					);
 				}
 				const options = this.getNodeParameter('options', {}) as Options;
 				for (const [value, label, min] of [
@@ -153,7 +162,11 @@ export class VirtualMailboxTrigger implements INodeType {
 						throw new NodeOperationError(this.getNode(), `${label} must be a number of at least ${min}, got "${String(value)}"`);
 					}
 				}
-				await apiRequest.call(this, 'GET', '/v1/account');
+				try {
+					await apiRequest.call(this, 'GET', '/v1/account');
+				} catch (error) {
+					throw withDescriptionInMessage(this.getNode(), error);
+				}
 				const events = this.getNodeParameter('events', []) as string[];
 				this.logger.info(
 					`Virtual Mailbox Trigger active: register ${this.getNodeWebhookUrl('default')} in the dashboard for ${events.join(', ')} (one subscription per event).`,
@@ -305,6 +318,13 @@ export class VirtualMailboxTrigger implements INodeType {
 		item.json.enrichment_error = `Add Full Resource or Download File did not finish within ${retryPolicy.answerWithinMs / 1000} s, so the delivery was answered without them (the service drops deliveries it waits too long for). Fetch the record or file in the workflow instead.`;
 		return { workflowData: [[item]] };
 	}
+}
+
+/** An error of the activation with its description folded into the message, the only part n8n's toast shows. */
+function withDescriptionInMessage(node: INode, error: unknown): Error {
+	const { message = '', description } = error as { message?: string; description?: string | null };
+	if (!description) return error as Error;
+	return new NodeOperationError(node, `${message.replace(/\.?$/, '.')} ${description.replace(/\s*\n\s*/g, ' ')}`, { description });
 }
 
 const validMinutes = (value: unknown, min: number): value is number => typeof value === 'number' && Number.isFinite(value) && value >= min;

@@ -5,6 +5,7 @@ import { DEFAULT_CREDENTIALS, dist, loadPackage, runNode } from '../harness/n8n-
 
 const { SERVERS } = dist('nodes/shared/constants.js');
 const { keyEnvironmentHint } = dist('nodes/shared/transport/errors.js');
+const { baseUrlOf } = dist('nodes/shared/transport/credentials.js');
 const { Workflow } = await import('n8n-workflow');
 
 beforeEach(() => resetNock());
@@ -40,6 +41,19 @@ describe('credential virtualMailboxApi', () => {
 		expect(base({ environment: 'sandbox' })).toBe(SERVERS.sandbox);
 		expect(base({ environment: 'custom', baseUrl: 'http://127.0.0.1:4010/' })).toBe('http://127.0.0.1:4010');
 		expect(check.rules.find((r) => r.properties.value === 401).properties.message).toMatch(/live prefix.*test prefix/);
+	});
+
+	test('the test request takes a custom Base URL exactly as the nodes do (with /v1, slashes, spaces); Base URL is required with Custom', async () => {
+		const type = await credentialType();
+		const base = (credentials) => evaluate(type.test.request.baseURL, credentials);
+		for (const baseUrl of ['http://127.0.0.1:4010', 'http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010/v1/', ' https://proxy.example/api/V1// ', 'https://proxy.example/v1x']) {
+			const credentials = { environment: 'custom', baseUrl };
+			expect(base(credentials), baseUrl).toBe(baseUrlOf(credentials));
+		}
+		expect(base({ environment: 'custom', baseUrl: 'http://127.0.0.1:4010/v1' })).toBe('http://127.0.0.1:4010');
+		const baseUrl = type.properties.find((p) => p.name === 'baseUrl');
+		expect(baseUrl.required).toBe(true);
+		expect(baseUrl.displayOptions).toEqual({ show: { environment: ['custom'] } });
 	});
 
 	test('authentication is a generic bearer header (usable by the HTTP Request node)', async () => {

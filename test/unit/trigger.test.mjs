@@ -285,14 +285,25 @@ describe('lifecycle methods', () => {
 		expect(api.requests).toHaveLength(1);
 		expect(await runHook({ parameters: params(), method: 'delete' })).toBe(true);
 	});
-	test('activation without a webhook secret fails and says what to do', async () => {
+	// n8n's activation toast shows an error's message only, so the how-to must be in the message.
+	test('activation without a webhook secret fails before any request and says what to do in its message', async () => {
 		await expect(runHook({ parameters: params(), method: 'create', credentials: { ...DEFAULT_CREDENTIALS, webhookSecret: '' } })).rejects.toThrow(
-			/no Webhook Secret/,
+			/no Webhook Secret: copy the signing secret from the dashboard \(Settings → Automations → Webhooks\) into the credential's Webhook Secret field/,
 		);
 		expect(api.requests).toHaveLength(0);
 	});
-	test('activation with a rejected key fails with the API error', async () => {
+	test('activation without an API key fails before any request and says where keys are made', async () => {
+		await expect(runHook({ parameters: params(), method: 'create', credentials: { ...DEFAULT_CREDENTIALS, apiKey: ' ' } })).rejects.toThrow(
+			/no API Key: create one in the dashboard \(Settings → Developer → API keys\)/,
+		);
+		expect(api.requests).toHaveLength(0);
+	});
+	test('activation with a rejected key fails with the API error and the how-to in its message', async () => {
 		api.on('GET', '/v1/account', { status: 401, body: F.problem(401) });
-		await expect(runHook({ parameters: params(), method: 'create' })).rejects.toThrow(/Unauthorized/);
+		await expect(runHook({ parameters: params(), method: 'create' })).rejects.toThrow(/Unauthorized.*Check the API key in the credential and that its Environment matches the key/);
+		const sandbox = mockApi(dist('nodes/shared/constants.js').SERVERS.sandbox);
+		sandbox.on('GET', '/v1/account', { status: 401, body: F.problem(401) });
+		const sandboxWithLiveKey = { ...DEFAULT_CREDENTIALS, environment: 'sandbox', apiKey: 'usgm_live_0123456789' };
+		await expect(runHook({ parameters: params(), method: 'create', credentials: sandboxWithLiveKey })).rejects.toThrow(/Unauthorized.*switch Environment to Production/);
 	});
 });

@@ -35,7 +35,8 @@ export async function apiRequest(
 	const credentials = await getApiCredentials.call(this);
 	const baseUrl = baseUrlOf(credentials);
 	if (!/^https?:\/\//.test(baseUrl)) {
-		throw new NodeOperationError(this.getNode(), `The credential's Base URL "${baseUrl}" is not an http(s) address`, {
+		const problem = baseUrl === '' ? 'is empty: with Environment Custom, set it (for example http://127.0.0.1:4010)' : `"${baseUrl}" is not an http(s) address`;
+		throw new NodeOperationError(this.getNode(), `The credential's Base URL ${problem}`, {
 			itemIndex: options.itemIndex,
 		});
 	}

@@ -18,6 +18,7 @@ import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webho
 import { claimDelivery, claimPolicy, deliveryKeyOf } from './claims';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
 import { judge, stateOf } from './deliveries';
+import { restShapeOf } from './restShape';
 import { verifySignature } from './signature';
 
 const EVENT_OPTIONS: Array<{ name: string; value: EventName; description: string }> = [
@@ -47,8 +48,9 @@ export class VirtualMailboxTrigger implements INodeType {
 		// 1.1 behaves exactly as 1. n8n evaluates a Webhook-v1 expression
 		// ($parameter["options"]["binaryData"]) on every request to any webhook node saved at version 1;
 		// from 1.1 on it does not (about 7 ms of n8n's CPU per delivery, bench/profile-trigger.mjs).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 2 outputs the delivery in the REST API's shape (restShape.ts); 1 and 1.1, as sent.
+		version: [1, 1.1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts the workflow when mail arrives or a scan, open request or shipment changes status (signed webhooks)',
 		defaults: { name: 'Virtual Mailbox Trigger' },
@@ -215,7 +217,7 @@ export class VirtualMailboxTrigger implements INodeType {
 		};
 		const kept: INodeExecutionData[] = [];
 		for (const item of items) {
-			const key = deliveryKeyOf(item.json);
+			const key = deliveryKeyOf(deliveryOf(item.json));
 			const outcome = key === undefined ? 'new' : await claimDelivery(store, key, this.getExecutionId(), sleep);
 			if (outcome === 'duplicate') {
 				this.logger.info(`Virtual Mailbox Trigger: ${key} was already run by another execution; this copy ends here`);
@@ -302,7 +304,8 @@ export class VirtualMailboxTrigger implements INodeType {
 			return ignore(outcome);
 		}
 
-		const item: INodeExecutionData = { json: { event, ...body } };
+		const restShape = this.getNode().typeVersion >= 2;
+		const item: INodeExecutionData = { json: { event, ...(restShape ? restShapeOf(event, body) : body) } };
 		if (!options.includeDetails && !options.downloadFile) return { workflowData: [[item]] };
 		// n8n answers the sender only when this returns, and the service drops a delivery it waits too
 		// long for (it never retries): enrichment gets a deadline. It works on a copy, so a late finish
@@ -325,6 +328,12 @@ function withDescriptionInMessage(node: INode, error: unknown): Error {
 	const { message = '', description } = error as { message?: string; description?: string | null };
 	if (!description) return error as Error;
 	return new NodeOperationError(node, `${message.replace(/\.?$/, '.')} ${description.replace(/\s*\n\s*/g, ' ')}`, { description });
+}
+
+/** An item's delivery as sent, with its event: version 2 keeps it in `delivery`, earlier ones are it. */
+function deliveryOf(json: IDataObject): IDataObject {
+	const sent = json.delivery;
+	return typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? { event: json.event, ...(sent as IDataObject) } : json;
 }
 
 const validMinutes = (value: unknown, min: number): value is number => typeof value === 'number' && Number.isFinite(value) && value >= min;

@@ -167,12 +167,12 @@ export const DEFAULT_CREDENTIALS = {
 	previousWebhookSecret: '',
 };
 
-function buildWorkflow(loader, { parameters, type = TYPES.action, credentials, items, staticData, extraTypes = {}, workflowId = `wf-${Math.random().toString(36).slice(2)}` }) {
+function buildWorkflow(loader, { parameters, type = TYPES.action, typeVersion = 1, credentials, items, staticData, extraTypes = {}, workflowId = `wf-${Math.random().toString(36).slice(2)}` }) {
 	const node = {
 		id: 'node-under-test',
 		name: 'Virtual Mailbox',
 		type,
-		typeVersion: 1,
+		typeVersion,
 		position: [200, 0],
 		parameters,
 		credentials: { virtualMailboxApi: { id: '1', name: 'Virtual Mailbox account' } },
@@ -195,9 +195,9 @@ function buildWorkflow(loader, { parameters, type = TYPES.action, credentials, i
  * Run the action node once over `items` (default: one empty item) through WorkflowExecute.
  * Returns { items, error } where items are the node's output items.
  */
-export async function runNode({ parameters, items = [{}], credentials = DEFAULT_CREDENTIALS, continueOnFail = false, type, extraTypes }) {
+export async function runNode({ parameters, items = [{}], credentials = DEFAULT_CREDENTIALS, continueOnFail = false, type, typeVersion, extraTypes }) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials, items, type, extraTypes });
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials, items, type, typeVersion, extraTypes });
 	if (continueOnFail) node.onError = 'continueRegularOutput';
 	const execute = new core.WorkflowExecute(additionalData, 'manual');
 	let run;
@@ -277,8 +277,8 @@ function webhookContext(workflow, node, additionalData) {
  * execute() first). `executionId` tells executions apart (n8n numbers them). Returns the webhook's
  * result and the items the trigger passed on (undefined when no execution started).
  */
-export async function runDelivery({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId = 'wf-deliveries', executionId = '1', mode = 'webhook' }) {
-	const { result, response, workflow, node, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId });
+export async function runDelivery({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId = 'wf-deliveries', executionId = '1', mode = 'webhook', typeVersion }) {
+	const { result, response, workflow, node, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion });
 	if (!result.workflowData) return { result, response, items: undefined };
 	additionalData.executionId = executionId;
 	const runExecutionData = {
@@ -293,14 +293,14 @@ export async function runDelivery({ parameters, request, credentials = DEFAULT_C
 }
 
 /** A webhook delivery through n8n's own WebhookContext, as n8n's webhook server runs it. */
-export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId }) {
-	const { result, response, workflow, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId });
+export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId, typeVersion }) {
+	const { result, response, workflow, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion });
 	return { result, response, staticData: workflow.staticData, credentialLoads: additionalData.credentialsHelper.loads };
 }
 
-async function webhookCall({ parameters, request, credentials, staticData, workflowId }) {
+async function webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion }) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData, workflowId });
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, typeVersion, credentials, staticData, workflowId });
 	const response = new FakeResponse();
 	const context = webhookContext(workflow, node, additionalData);
 	context.getRequestObject = () => request;

@@ -1,0 +1,117 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { EventName } from './events';
+
+/**
+ * Pure: a delivery in the REST API's shape (docs/api.md, "Resources"), as the trigger outputs it
+ * from version 2 on, so that a rule written against Mail → Get or the Poll Trigger matches the
+ * webhook's item too. Webhook payloads use their own names, number ids and upper-case values
+ * (docs/api.md, "Webhooks"); each field is renamed and converted to its REST counterpart:
+ *
+ * | event | as delivered | output |
+ * |---|---|---|
+ * | new-mail | `id` (number) | `id` (string) |
+ * | new-mail | `mail_type`, `mail_status` (`LETTER`, `INBOX`) | same names, lower case (`letter`, `inbox`) |
+ * | new-mail | `weight`, `measurement.*` (decimal text) | numbers |
+ * | new-mail | `image_url` | `envelope_image_url` |
+ * | scan-, open-update | `uuid` | `id` (the scan id) |
+ * | scan-, open-update | `id` (number, the mail item) | `mail_id` (string) |
+ * | scan-, open-update | (the event) | `type`: `SCAN_REQUEST` / `UNBOXING_REQUEST` |
+ * | scan-, open-update | `current_status` | `status` (upper case, as the REST scan's) |
+ * | scan-, open-update | `ai_label` | `label` |
+ * | scan-, open-update | `ai_summary` (text, one line per point) | `summary` (list of strings, as the scan summary's) |
+ * | scan-, open-update | `mail_type` | lower case |
+ * | shipment-update | `status` (`SHIPPED`) | lower case (`shipped`) |
+ * | shipment-update | `service` | `service_name` |
+ * | shipment-update | `tracking_data` | `tracking_number` |
+ * | shipment-update | `auto_forward` (`"true"`/`"false"`) | boolean |
+ * | shipment-update | `destination_address` {`address_line`…, `address_type`} | `destination` {`line1`, `line2`, `line3`, …, `type`} |
+ *
+ * Text the webhook sends empty where REST has null (tracking number, service, address lines) is
+ * null. Fields without a REST counterpart keep their names (`message`, `sender_name` and
+ * `recipient_name` on scans, `scan_result_url`, `open_result_url`); unknown fields pass through
+ * unchanged, so nothing is dropped. The delivery as sent stays whole in `delivery`.
+ */
+export function restShapeOf(event: EventName, body: IDataObject): IDataObject {
+	if (event === 'new-mail') return { ...mapFields(body, NEW_MAIL), delivery: body };
+	if (event === 'shipment-update') return { ...mapFields(body, SHIPMENT), delivery: body };
+	const { id, mail_id, status, ...others } = mapFields(body, SCAN);
+	// In the REST scan's order: its id, mail id, type and status first.
+	return { id, mail_id, type: event === 'scan-update' ? 'SCAN_REQUEST' : 'UNBOXING_REQUEST', status, ...others, delivery: body };
+}
+
+/** A delivery's field → its REST name and how its value converts. */
+type FieldMap = Record<string, [string, (value: unknown) => unknown]>;
+
+const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const same = (value: unknown) => value;
+const idText = (value: unknown) => (typeof value === 'number' ? String(value) : value);
+const lowerCase = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
+const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
+const emptyAsNull = (value: unknown) => (value === '' ? null : value);
+
+/** Decimal text → number; text that is not a number stays as it is (never NaN). */
+function decimal(value: unknown): unknown {
+	if (typeof value !== 'string' || value.trim() === '') return value;
+	const number = Number(value);
+	return Number.isFinite(number) ? number : value;
+}
+
+/** One summary point per line, as the scan summary lists them. */
+function summaryList(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	return value
+		.split('\n')
+		.map((line) => line.trim())
+		.filter((line) => line !== '');
+}
+
+/** Renamed and converted per `map`; fields it does not name pass through unchanged. */
+function mapFields(record: IDataObject, map: FieldMap): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) {
+		const [name, convert] = map[key] ?? [key, same];
+		out[name] = convert(value) as IDataObject[string];
+	}
+	return out;
+}
+
+const NEW_MAIL: FieldMap = {
+	id: ['id', idText],
+	mail_type: ['mail_type', lowerCase],
+	mail_status: ['mail_status', lowerCase],
+	weight: ['weight', decimal],
+	measurement: ['measurement', (value) => (isObject(value) ? mapFields(value, { width: ['width', decimal], height: ['height', decimal], length: ['length', decimal] }) : value)],
+	image_url: ['envelope_image_url', same],
+};
+
+const SCAN: FieldMap = {
+	id: ['mail_id', idText],
+	uuid: ['id', same],
+	current_status: ['status', upperCase],
+	ai_label: ['label', same],
+	ai_summary: ['summary', summaryList],
+	mail_type: ['mail_type', lowerCase],
+};
+
+const DESTINATION: FieldMap = {
+	name: ['name', emptyAsNull],
+	address_line: ['line1', emptyAsNull],
+	address_line_2: ['line2', emptyAsNull],
+	address_line_3: ['line3', emptyAsNull],
+	city: ['city', emptyAsNull],
+	state: ['state', emptyAsNull],
+	postal_code: ['postal_code', emptyAsNull],
+	country: ['country', emptyAsNull],
+	address_type: ['type', emptyAsNull],
+	tax_id: ['tax_id', emptyAsNull],
+	phone_number: ['phone_number', emptyAsNull],
+};
+
+const SHIPMENT: FieldMap = {
+	status: ['status', lowerCase],
+	service: ['service_name', emptyAsNull],
+	tracking_data: ['tracking_number', emptyAsNull],
+	auto_forward: ['auto_forward', (value) => (value === 'true' ? true : value === 'false' ? false : value)],
+	destination_address: ['destination', (value) => (isObject(value) ? mapFields(value, DESTINATION) : value)],
+};

@@ -1,0 +1,187 @@
+// One shape of mail: the webhook trigger from version 2 outputs each delivery in the REST API's
+// shape (nodes/VirtualMailboxTrigger/restShape.ts), so that its item, the Poll Trigger's and the
+// action node's agree on names, types and letter case. Versions 1 and 1.1 keep the delivery as sent.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import nock from 'nock';
+import * as S from '../support/schemas.mjs';
+import { startSimulator } from '../simulator/server.mjs';
+import { DEFAULT_CREDENTIALS, dist, loadPackage, runDelivery, runNode, runPoll, runWebhook } from '../harness/n8n-core-harness.mjs';
+import { payloads, request } from '../support/webhooks.mjs';
+
+const { restShapeOf } = dist('nodes/VirtualMailboxTrigger/restShape.js');
+const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
+
+const ALL = ['new-mail', 'scan-update', 'open-update', 'shipment-update'];
+const deliver = async (body, typeVersion, events = ALL) =>
+	(await runWebhook({ parameters: { events, options: {} }, request: request(body), typeVersion })).result.workflowData?.[0] ?? [];
+
+describe('the mapping (spec payload tables → REST shapes)', () => {
+	test('new-mail → the mail item fields', () => {
+		expect(restShapeOf('new-mail', payloads['new-mail'])).toEqual({
+			id: '1001',
+			mail_type: 'letter',
+			mail_status: 'inbox',
+			weight: 0.1,
+			measurement: { width: 9.5, height: 4.1, length: 0.2 },
+			recipient_name: 'Ada Lovelace',
+			sender_name: 'City Utilities',
+			envelope_image_url: 'https://files.vmb.test/envelopes/1001.jpg?sig=abc',
+			message: 'New mail from City Utilities',
+			delivery: payloads['new-mail'],
+		});
+	});
+
+	test('scan-update and open-update → the scan fields', () => {
+		expect(restShapeOf('scan-update', { ...payloads['scan-update'], ai_summary: 'Due 12 Dec\n Amount $84.10\n' })).toEqual({
+			id: '5ca00000-0000-4000-8000-000000000001',
+			mail_id: '1001',
+			type: 'SCAN_REQUEST',
+			status: 'COMPLETED',
+			mail_type: 'letter',
+			scan_result_url: 'https://files.vmb.test/scans/5ca0.pdf?sig=abc',
+			label: 'Electric bill',
+			summary: ['Due 12 Dec', 'Amount $84.10'],
+			recipient_name: 'Ada Lovelace',
+			sender_name: 'City Utilities',
+			message: 'Scan completed',
+			delivery: { ...payloads['scan-update'], ai_summary: 'Due 12 Dec\n Amount $84.10\n' },
+		});
+		const open = restShapeOf('open-update', { ...payloads['open-update'], current_status: 'in_process' });
+		expect(open).toMatchObject({ id: payloads['open-update'].uuid, mail_id: '1002', type: 'UNBOXING_REQUEST', status: 'IN_PROCESS', mail_type: 'package' });
+		expect(Object.keys(open).slice(0, 4)).toEqual(['id', 'mail_id', 'type', 'status']);
+	});
+
+	test('shipment-update → the shipment fields, empty text as null', () => {
+		expect(restShapeOf('shipment-update', payloads['shipment-update'])).toEqual({
+			id: '54100000-0000-4000-8000-000000000003',
+			status: 'processed',
+			service_name: 'UPS Ground',
+			tracking_number: '1Z999',
+			auto_forward: false,
+			destination: {
+				name: 'Ada', line1: '1 Main St', line2: null, line3: null, city: 'Springfield', state: 'IL',
+				postal_code: '62701', country: 'US', type: 'shipping', tax_id: null, phone_number: '+15555550100',
+			},
+			message: 'Shipment processed',
+			delivery: payloads['shipment-update'],
+		});
+		expect(restShapeOf('shipment-update', { ...payloads['shipment-update'], tracking_data: '', service: '' })).toMatchObject({ tracking_number: null, service_name: null });
+	});
+
+	test('nothing is dropped: every delivered field has its REST field, unknown ones pass through', () => {
+		for (const event of ALL) {
+			const body = { ...payloads[event], future_field: 7 };
+			const rest = restShapeOf(event, body);
+			expect(rest.future_field).toBe(7);
+			expect(rest.delivery).toEqual(body);
+			// One output field per delivered field (scans add their type), plus `delivery`.
+			expect(Object.keys(rest)).toHaveLength(Object.keys(body).length + 1 + (event.endsWith('-update') && event !== 'shipment-update' ? 1 : 0));
+		}
+	});
+
+	test('text that is not a number stays text (never NaN)', () => {
+		const rest = restShapeOf('new-mail', { ...payloads['new-mail'], weight: 'n/a', measurement: { width: '', height: '1', length: 'x' } });
+		expect(rest.weight).toBe('n/a');
+		expect(rest.measurement).toEqual({ width: '', height: 1, length: 'x' });
+	});
+});
+
+describe('node versions', () => {
+	beforeEach(() => recentDeliveries.clear?.());
+
+	test('new nodes get version 2', async () => {
+		const loader = await loadPackage();
+		const type = loader.nodeTypes.virtualMailboxTrigger.type;
+		const versions = type.description.version ?? Object.keys(type.nodeVersions).map(Number);
+		expect(versions).toEqual([1, 1.1, 2]);
+		expect(type.description.defaultVersion).toBe(2);
+	});
+
+	for (const event of ALL) {
+		test(`${event}: versions 1 and 1.1 output the delivery as sent, version 2 the REST shape`, async () => {
+			const body = { ...payloads[event], uuid: payloads[event].uuid, id: event === 'shipment-update' ? payloads[event].id : 5000 + ALL.indexOf(event) };
+			for (const version of [1, 1.1]) {
+				const items = await deliver({ ...body, message: `v${version}` }, version);
+				expect(items.map((i) => i.json)).toEqual([{ event, ...body, message: `v${version}` }]);
+			}
+			const items = await deliver({ ...body, message: 'v2' }, 2);
+			expect(items.map((i) => i.json)).toEqual([{ event, ...restShapeOf(event, { ...body, message: 'v2' }) }]);
+		});
+	}
+
+	test('version 2: a copy of a delivery is still claimed once (the key comes from the delivery as sent)', async () => {
+		const body = { ...payloads['new-mail'], id: 7777 };
+		const run = (executionId) =>
+			runDelivery({ parameters: { events: ['new-mail'], options: {} }, request: request(body), typeVersion: 2, executionId, workflowId: 'wf-rest-shape-claims' });
+		const first = await run('1');
+		expect(first.items.map((i) => i.json.id)).toEqual(['7777']);
+		recentDeliveries.clear?.();
+		// The webhook's own memory forgotten (another process, a restart): the execution's claim decides.
+		const second = await run('2');
+		expect(second.items ?? []).toEqual([]);
+	});
+});
+
+describe('the same mail, scan and shipment from the simulator: webhook v2 = REST', () => {
+	let sim;
+	let credentials;
+	beforeAll(async () => {
+		nock.restore();
+		sim = await startSimulator({ count: 30, seed: 23 });
+		credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey, webhookSecret: sim.webhookSecret };
+	});
+	afterAll(async () => {
+		await sim?.close();
+		nock.activate();
+	});
+	const control = async (path, body) => await (await fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) })).json();
+	const viaWebhook = async (event, id) => {
+		const { payload } = await control('/deliver', { event, id });
+		const { result } = await runWebhook({ parameters: { events: [event], options: {} }, request: request(payload, { secret: sim.webhookSecret }), credentials, typeVersion: 2 });
+		return result.workflowData[0][0].json;
+	};
+	const action = async (parameters) => (await runNode({ parameters, credentials })).items[0].json;
+	/** Every field both carry has the same type and letter case; the value too, but for pre-signed links. */
+	const expectSameShape = (webhook, rest, atLeast) => {
+		const common = Object.keys(webhook).filter((key) => key in rest);
+		expect(common).toEqual(expect.arrayContaining(atLeast));
+		for (const key of common) {
+			if (key.endsWith('_url')) expect(typeof webhook[key], key).toBe(typeof rest[key]);
+			else if (webhook[key] && typeof webhook[key] === 'object' && !Array.isArray(webhook[key])) expectSameShape(webhook[key], rest[key], []);
+			else expect(webhook[key], key).toEqual(rest[key]);
+		}
+	};
+
+	test('new mail: Poll Trigger (list entry) and Mail → Get (detail)', async () => {
+		const { mail } = await control('/mail', { sender_name: 'Acme Parts', mail_type: 'package' });
+		const webhook = await viaWebhook('new-mail', mail.id);
+		S.MailItemDetail.partial().parse(webhook);
+		const polled = (await runPoll({ parameters: { event: 'new-mail', filters: {}, options: {} }, credentials, mode: 'manual' })).result[0].find((i) => i.json.id === mail.id).json;
+		expectSameShape(webhook, polled, ['event', 'id', 'mail_type', 'mail_status', 'sender_name', 'recipient_name', 'envelope_image_url']);
+		const detail = await action({ resource: 'mail', operation: 'get', mailId: mail.id });
+		expectSameShape(webhook, detail, ['id', 'mail_type', 'mail_status', 'sender_name', 'weight', 'measurement']);
+		expect(webhook).toMatchObject({ mail_type: 'package', mail_status: 'inbox', sender_name: 'Acme Parts' });
+	});
+
+	test('scan completed: Poll Trigger and Scan → Get', async () => {
+		const mail = sim.db.mails[0];
+		const scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
+		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED', label: 'Invoice', summary: ['Due soon'] });
+		const webhook = await viaWebhook('scan-update', scan.id);
+		S.Scan.partial().parse(webhook);
+		const polled = (await runPoll({ parameters: { event: 'scan-completed', options: {} }, credentials, mode: 'manual' })).result[0].find((i) => i.json.id === scan.id).json;
+		// The event names are each trigger's own (the webhook's are the dashboard's): scan-update, scan-completed.
+		expect([webhook.event, polled.event]).toEqual(['scan-update', 'scan-completed']);
+		expectSameShape({ ...webhook, event: polled.event }, polled, ['id', 'mail_id', 'type', 'status', 'label']);
+		expectSameShape(webhook, await action({ resource: 'scan', operation: 'get', scanId: scan.id }), ['id', 'mail_id', 'type', 'status', 'label']);
+		const summary = await action({ resource: 'scan', operation: 'getSummary', scanId: scan.id });
+		expectSameShape(webhook, summary, ['label', 'summary']);
+	});
+
+	test('shipment: Shipment → Get', async () => {
+		const shipment = sim.db.shipments.find((s) => s.destination && s.tracking_number);
+		const webhook = await viaWebhook('shipment-update', shipment.id);
+		const detail = await action({ resource: 'shipment', operation: 'get', shipmentId: shipment.id });
+		expectSameShape(webhook, detail, ['id', 'status', 'service_name', 'tracking_number', 'destination']);
+	});
+});

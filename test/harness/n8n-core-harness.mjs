@@ -14,7 +14,9 @@ process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-harne
 
 /** The core line under test and the package folder it loads (a staged copy for another line). */
 const line = process.env.VMB_N8N_CORE ? describeCoreLine(process.env.VMB_N8N_CORE) : undefined;
-const PACKAGE_DIR = line ? line.packageDir : ROOT_DIR;
+// VMB_PACKAGE_DIR: another build to test (a folder with package.json and dist/, inside the repository
+// so that it finds node_modules), e.g. the code before a change for the model checker.
+const PACKAGE_DIR = process.env.VMB_PACKAGE_DIR ? path.resolve(process.env.VMB_PACKAGE_DIR) : line ? line.packageDir : ROOT_DIR;
 const require = createRequire(line ? path.join(line.dir, 'package.json') : import.meta.url);
 const core = require('n8n-core');
 const { Workflow, ICredentialsHelper, NodeHelpers } = require('n8n-workflow');

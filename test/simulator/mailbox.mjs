@@ -7,8 +7,8 @@ import { notFound } from './problems.mjs';
 export const iso = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export class Mailbox {
-	constructor({ count, seed: seedValue, letterShare }) {
-		this.defaults = { count, seed: seedValue, letterShare };
+	constructor({ count, seed: seedValue, letterShare, cursorMode = 'offset' }) {
+		this.defaults = { count, seed: seedValue, letterShare, cursorMode };
 		this.fileSecret = crypto.randomBytes(16);
 		this.baseUrl = '';
 		this.version = 0;
@@ -17,6 +17,8 @@ export class Mailbox {
 	}
 
 	reset(options = {}) {
+		/** 'offset' cursors count positions (the default); 'keyset' cursors go on after the last item read (paging.mjs). */
+		this.cursorMode = options.cursorMode ?? this.defaults.cursorMode;
 		this.db = seed({ count: options.count ?? this.defaults.count, seed: options.seed ?? this.defaults.seed, letterShare: options.letterShare ?? this.defaults.letterShare, baseUrl: this.baseUrl });
 		// Newest first, ties by id: the order every list query starts from.
 		this.db.mails.sort((a, b) => Date.parse(b.arrival_date) - Date.parse(a.arrival_date) || Number(b.id) - Number(a.id));

@@ -33,9 +33,10 @@ export async function startSimulator({
 	webhookSecret = DEFAULT_WEBHOOK_SECRET,
 	foldersShape = 'array',
 	letterShare,
+	cursorMode,
 	log = () => {},
 } = {}) {
-	const mailbox = new Mailbox({ count, seed, letterShare });
+	const mailbox = new Mailbox({ count, seed, letterShare, cursorMode });
 	// latencyMs: every API answer waits this long (tests make concurrency visible with it);
 	// onRequest: awaited with each API request's record before it is answered (tests change the
 	// mailbox mid-read with it); inFlight: API requests being answered now, recorded on each.
@@ -167,6 +168,8 @@ export async function startSimulator({
 		get db() {
 			return mailbox.db;
 		},
+		/** The mailroom itself (addMail, createScan, setScanStatus, syncScanRef), for tests that change it in bulk. */
+		mailbox,
 		/** Tests that edit `db` directly call this, so that cached list queries see the change. */
 		changed: () => mailbox.changed(),
 		requests,

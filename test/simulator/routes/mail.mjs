@@ -3,6 +3,13 @@ import { paginate } from '../paging.mjs';
 import { queryMails } from '../mail-query.mjs';
 import { fail } from '../problems.mjs';
 
+/** Keyset cursors for the mail list: the order key is (arrival_date, numeric id), as queryMails sorts. */
+const mailKeyset = (params) => {
+	const direction = params.get('sort') === 'oldest' ? 1 : -1;
+	const keyOf = (m) => [Date.parse(m.arrival_date), Number(m.id)];
+	return { keyOf, after: (key, other) => direction * (key[0] - other[0] || key[1] - other[1]) > 0 };
+};
+
 export default function mailRoutes(route, { mailbox }) {
 	route('GET', '/v1/mails', ({ params }) => {
 		const key = `${mailbox.version}|${params.toString().replace(/&?(cursor|limit)=[^&]*/g, '')}`;
@@ -11,7 +18,7 @@ export default function mailRoutes(route, { mailbox }) {
 			list = queryMails(mailbox.db.mails, params);
 			mailbox.queryCache.set(key, list);
 		}
-		const page = paginate('/v1/mails', params, list);
+		const page = paginate('/v1/mails', params, list, mailbox.cursorMode === 'keyset' ? mailKeyset(params) : undefined);
 		return { ...page, data: page.data.map((m) => mailbox.mailEntry(m)) };
 	});
 	route('GET', '/v1/mails/{id}', ({ id }) => mailbox.mailDetail(mailbox.mailById(id)));

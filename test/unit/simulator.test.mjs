@@ -151,6 +151,28 @@ describe('pagination rules', () => {
 		expect(seen).toBe(10_000);
 		expect(page.total_count).toBe(10_250);
 	});
+
+	test('cursor modes: offset cursors count positions (items leaving above push the rest past them); keyset cursors go on after the last item read; both stop at 10,000', async () => {
+		const secondPage = async (cursorMode) => {
+			sim.reset({ count: 300, seed: 7, cursorMode });
+			const first = await ok('GET', '/v1/mails?status=inbox&limit=10');
+			for (const m of first.data.slice(0, 3)) await api('POST', `/v1/mails/${m.id}/archive`); // three leave the list above the cursor
+			const expected = (await ok('GET', '/v1/mails?status=inbox&limit=100')).data.slice(7, 17).map((m) => m.id);
+			return { ids: (await ok('GET', `/v1/mails?status=inbox&limit=10&cursor=${encodeURIComponent(first.next_cursor)}`)).data.map((m) => m.id), expected };
+		};
+		const offset = await secondPage('offset');
+		expect(offset.ids).toEqual((await ok('GET', '/v1/mails?status=inbox&limit=100')).data.slice(10, 20).map((m) => m.id)); // three items skipped
+		const keyset = await secondPage('keyset');
+		expect(keyset.ids).toEqual(keyset.expected); // none skipped
+		sim.reset({ count: 10_250, seed: 1, cursorMode: 'keyset' });
+		let page = await ok('GET', '/v1/mails?limit=100');
+		let seen = page.data.length;
+		while (page.next_cursor) {
+			page = await ok('GET', `/v1/mails?limit=100&cursor=${encodeURIComponent(page.next_cursor)}`);
+			seen += page.data.length;
+		}
+		expect(seen).toBe(10_000);
+	});
 	test('filters, search and sort', async () => {
 		const all = (await fetch(`${sim.url}/_control/state`).then((r) => r.json())).mails;
 		const packages = await ok('GET', '/v1/mails?mail_type=package&mail_type=softpak&limit=100');

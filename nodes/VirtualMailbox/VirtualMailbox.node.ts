@@ -9,7 +9,7 @@ import * as mail from './actions/mail/Mail.resource';
 import { router } from './actions/router';
 import * as scan from './actions/scan/Scan.resource';
 import * as shipment from './actions/shipment/Shipment.resource';
-import { searchBankAccounts, searchFolders } from './methods/listSearch';
+import { searchAddresses, searchBankAccounts, searchFolders, searchMails, searchScans, searchShipments } from './methods/listSearch';
 
 export class VirtualMailbox implements INodeType {
 	description: INodeTypeDescription = {
@@ -53,7 +53,7 @@ export class VirtualMailbox implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchFolders, searchBankAccounts },
+		listSearch: { searchAddresses, searchBankAccounts, searchFolders, searchMails, searchScans, searchShipments },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

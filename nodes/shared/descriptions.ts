@@ -31,10 +31,45 @@ export function returnAllAndLimit(): INodeProperties[] {
 }
 
 /**
- * Resource locator for a folder: from a searchable list, by ID or by name. (The bank account
- * locator repeats the list mode literally: n8n's linter checks modes only where they stand in a
- * `modes` list.)
+ * Resource locator for an object picked from a searchable list (`searchListMethod`, a method of
+ * the action node's listSearch) or given by ID. `idPattern` lets the editor flag a malformed ID;
+ * the operation checks the ID again at run time (getId), also when a saved workflow holds a
+ * plain string instead of a locator.
  */
+export function idLocator(spec: {
+	displayName: string;
+	name: string;
+	searchListMethod: string;
+	placeholder: string;
+	description: string;
+	idPattern?: { regex: string; errorMessage: string };
+}): INodeProperties {
+	return {
+		displayName: spec.displayName,
+		name: spec.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: spec.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: spec.placeholder,
+				...(spec.idPattern ? { validation: [{ type: 'regex', properties: spec.idPattern }] } : {}),
+			},
+		],
+	} as INodeProperties;
+}
+
+/** Resource locator for a folder: from a searchable list, by ID or by name. */
 export function folderLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Folder',

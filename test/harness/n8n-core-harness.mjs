@@ -322,6 +322,18 @@ export async function runHook({ parameters, method, credentials = DEFAULT_CREDEN
 	return await nodeType.webhookMethods.default[method].call(context);
 }
 
+/**
+ * A resource locator's "From List" search, as the editor asks for it: the node's listSearch
+ * method called with n8n's LoadOptionsContext (real credentials and request helpers).
+ */
+export async function runListSearch({ method, filter, paginationToken, parameters = {}, credentials = DEFAULT_CREDENTIALS }) {
+	const loader = await loadPackage();
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials });
+	const context = new core.LoadOptionsContext(workflow, node, additionalData, '');
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	return await nodeType.methods.listSearch[method].call(context, filter, paginationToken);
+}
+
 /** One poll through n8n's PollContext. Static data is the workflow's, kept by the caller across polls. */
 export async function runPoll({ parameters, credentials = DEFAULT_CREDENTIALS, staticData = {}, mode = 'trigger', workflowId }) {
 	const loader = await loadPackage();

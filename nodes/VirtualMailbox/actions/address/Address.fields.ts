@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { idLocator } from '../../../shared/descriptions';
+
 export const addressTypeField: INodeProperties = {
 	displayName: 'Type',
 	name: 'type',
@@ -12,14 +14,13 @@ export const addressTypeField: INodeProperties = {
 	],
 };
 
-export const addressIdField: INodeProperties = {
+export const addressIdField: INodeProperties = idLocator({
 	displayName: 'Address ID',
 	name: 'addressId',
-	type: 'string',
-	required: true,
-	default: '',
-	description: 'UUID of the address (from Get Many or Create)',
-};
+	searchListMethod: 'searchAddresses',
+	placeholder: '2d8de729-c368-47dd-a012-8acfdadd957e',
+	description: 'The shipping or deposit address: pick one from the list or give its UUID (from Get Many or Create)',
+});
 
 /** Every address field: node parameter, API field, label, and whether Create requires it. */
 export const ADDRESS_FIELDS: ReadonlyArray<{ param: string; field: string; label: string; required: boolean }> = [

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { idLocator } from '../../../shared/descriptions';
+
 export const accountNumberField: INodeProperties = {
 	displayName: 'Account Number',
 	name: 'accountNumber',
@@ -9,22 +11,13 @@ export const accountNumberField: INodeProperties = {
 	description: 'Full bank account number. Write-only: the API and this node only ever return its last 4 digits.',
 };
 
-export const bankAccountLocator: INodeProperties = {
+export const bankAccountLocator: INodeProperties = idLocator({
 	displayName: 'Bank Account',
 	name: 'bankAccountId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchBankAccounts', searchable: true },
-		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'b3e1c7a2-…' },
-	],
-};
+	searchListMethod: 'searchBankAccounts',
+	placeholder: 'b3e1c7a2-…',
+	description: 'The bank account for check deposits: pick one from the list (bank name and last 4 digits) or give its ID',
+});
 
 /** Bank account numbers are write-only: never let a full number reach an output. */
 export function withoutAccountNumber(account: IDataObject): IDataObject {

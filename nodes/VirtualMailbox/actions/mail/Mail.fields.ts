@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const mailIdField: INodeProperties = {
+import { idLocator } from '../../../shared/descriptions';
+
+export const mailIdField: INodeProperties = idLocator({
 	displayName: 'Mail ID',
 	name: 'mailId',
-	type: 'string',
-	required: true,
-	default: '',
+	searchListMethod: 'searchMails',
 	placeholder: '12345',
-	description: 'Numeric ID of the mail item (the "ID" field of Get Many results)',
-};
+	description: 'The mail item: pick one of the newest (type a sender or recipient name to search) or give its numeric ID, the "ID" field of Get Many results or of a trigger',
+	idPattern: { regex: '^\\d+$', errorMessage: 'A mail ID is a number such as 12345' },
+});

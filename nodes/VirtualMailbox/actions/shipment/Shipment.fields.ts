@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const shipmentIdField: INodeProperties = {
+import { idLocator } from '../../../shared/descriptions';
+
+export const shipmentIdField: INodeProperties = idLocator({
 	displayName: 'Shipment ID',
 	name: 'shipmentId',
-	type: 'string',
-	required: true,
-	default: '',
-	description: 'UUID of the shipment (the ID of a shipment-update event)',
-};
+	searchListMethod: 'searchShipments',
+	placeholder: '4b28d1f9-e695-45b4-8dbf-e6841b5ce17d',
+	description: 'The shipment, return, check deposit or pickup: pick one of the newest or give its UUID, the ID of a shipment-update event',
+});

@@ -87,7 +87,7 @@ export class VirtualMailboxTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to fetch the full record and add it to the item: the mail item (new mail, open update), the scan summary (scan update) or the shipment',
+							'Whether to also fetch the full record behind the delivery and add it to the item: the mail item (new mail, open update), the scan\'s summary (scan update) or the shipment',
 					},
 					downloadFileOption(
 						'Whether to download the file behind the delivery\'s pre-signed link (scan PDF, opened contents, envelope photo) as binary data, since links expire 3 days after delivery',
@@ -98,7 +98,7 @@ export class VirtualMailboxTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to ignore an update that was signed before an update already received for the same scan, request or shipment',
+							'Whether to skip an update that arrives after a newer one for the same scan or shipment (for example "in process" arriving after "completed"), so the workflow never goes back to an older status',
 					},
 					{
 						displayName: 'Duplicate Window (Minutes)',
@@ -107,7 +107,7 @@ export class VirtualMailboxTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 1440,
 						description:
-							'A delivery with the same event, ID, status and content as one received within this window starts nothing (a copy that reaches another n8n process runs no further than this node); 0 turns the check off',
+							'The service can send the same delivery more than once. A repeat of one received within this many minutes (same event, item, status and content) does not run the rest of the workflow again. 0 runs every delivery.',
 					},
 					maxFileSizeOption({ displayOptions: { show: { downloadFile: [true] } } }),
 					{
@@ -124,7 +124,7 @@ export class VirtualMailboxTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: 5,
-						description: 'Deliveries signed further than this in the past or the future are rejected',
+						description: 'How far the time a delivery was signed may be from now (either way, for clock differences). Older deliveries are refused, so a captured one cannot be replayed later.',
 					},
 				],
 			},

@@ -12,6 +12,8 @@ export function byIdOperation(spec: {
 	resource: string;
 	operation: string;
 	field: INodeProperties;
+	/** A notice shown above the ID in the panel (what the operation costs or destroys). */
+	notice?: string;
 	label: string;
 	kind: IdKind;
 	method: IHttpRequestMethods;
@@ -20,7 +22,8 @@ export function byIdOperation(spec: {
 	empty?: (id: string) => IDataObject;
 	output?: (body: IDataObject) => IDataObject;
 }) {
-	const description: INodeProperties[] = forOperation(spec.resource, spec.operation, [spec.field]);
+	const notice: INodeProperties[] = spec.notice ? [{ displayName: spec.notice, name: `${spec.operation}Notice`, type: 'notice', default: '' }] : [];
+	const description: INodeProperties[] = forOperation(spec.resource, spec.operation, [...notice, spec.field]);
 	async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 		const id = getId.call(this, spec.field.name, i, spec.label, spec.kind);
 		const body = await apiRequest.call(this, spec.method, spec.path(segment(id)), { itemIndex: i });

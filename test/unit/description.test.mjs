@@ -37,3 +37,24 @@ describe('forOperation', () => {
 		expect(limit.displayOptions.show).toEqual({ returnAll: [false] }); // the shared definition is not changed
 	});
 });
+
+describe('the panel warns where an operation costs money or destroys something', () => {
+	const noticesOf = (resource, operation) =>
+		properties.filter((p) => p.type === 'notice' && p.displayOptions.show.resource[0] === resource && p.displayOptions.show.operation[0] === operation).map((p) => p.displayName);
+
+	test('Scan → Create says it is billable; Mail → Discard and Scan → Delete say what is lost for good', () => {
+		expect(noticesOf('scan', 'create')).toEqual([expect.stringMatching(/^Billable: every run .*Sandbox credential/)]);
+		expect(noticesOf('mail', 'discard')).toEqual([expect.stringMatching(/^Destructive: the mail item is shredded 7 days after .*Undiscard/)]);
+		expect(noticesOf('scan', 'delete')).toEqual([expect.stringMatching(/^Destructive: the stored scan file is deleted for good/)]);
+		// Only those: a notice on every operation would be noise.
+		const all = properties.filter((p) => p.type === 'notice').map((p) => `${p.displayOptions.show.resource[0]}.${p.displayOptions.show.operation[0]}`);
+		expect(all.sort()).toEqual(['mail.discard', 'scan.create', 'scan.delete']);
+	});
+
+	test('filing is found under the name a user looks for, while the saved value stays "update"', () => {
+		const mailOperations = properties.find((p) => p.name === 'operation' && p.displayOptions.show.resource[0] === 'mail').options;
+		const filing = mailOperations.find((o) => o.value === 'update');
+		expect(filing.name).toBe('Move to Folder or Mark Read');
+		expect(filing.action).toBe('Move a mail item to a folder or mark it read');
+	});
+});

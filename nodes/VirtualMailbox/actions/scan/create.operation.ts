@@ -6,6 +6,13 @@ import { mailIdField } from '../mail/Mail.fields';
 import { forOperation } from '../../../shared/display';
 
 export const description: INodeProperties[] = forOperation('scan', 'create', [
+	{
+		displayName:
+			'Billable: every run (every input item) asks the mailroom to scan, or open and scan, a mail item, charged as your plan says. Try a workflow with a Sandbox credential first.',
+		name: 'createNotice',
+		type: 'notice',
+		default: '',
+	},
 	mailIdField,
 	{
 		displayName: 'Type',

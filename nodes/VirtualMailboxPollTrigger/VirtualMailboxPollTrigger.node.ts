@@ -6,8 +6,30 @@ import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { pollsInFlight } from '../shared/state/pollsInFlight';
 import { type CompletionEvent, pollCompletions } from './completions';
 import { pollNewMail } from './newMail';
-import { fingerprintOf, type PollState } from './polling';
+import { fingerprintOf, type PollState } from './state';
 
+/**
+ * The Poll Trigger's guarantee (README, Virtual Mailbox Poll Trigger; the numbers in limits.ts).
+ *
+ * The state carries a fingerprint of the event and the query: a poll with none or another one
+ * primes (records where the mailbox stands, emits nothing), so activation and every edit of Event
+ * or Filters never replay. One poll runs per trigger per process; one that starts while the last
+ * still runs returns nothing and leaves the state alone.
+ *
+ * New Mail: the trigger records mail ids: at priming the newest mail of the whole mailbox within
+ * LATE_WINDOW of the newest, then every item it emits. The floor, an order key (arrival date, id),
+ * is the highest of its last value, the newest recorded arrival less LATE_WINDOW, and the
+ * MAX_REMEMBERED-th newest recorded item; it never goes down. New mail is an item the trigger's
+ * query lists, above the floor and not recorded. Each poll reads the query newest first down to
+ * the floor (a cursor is used within the poll only) and emits the new mail oldest first, at most
+ * MAX_EMIT_PER_POLL; no id is emitted twice. Not emitted: mail logged at or below the floor, and
+ * mail that predates the priming. What the API cannot list (10,000 deep, even divided by filters)
+ * is reported once by an error naming its arrival dates.
+ *
+ * Scan / Open Completed: one event per completion of a scan of the type (scan id and its
+ * status_updated_at), emitted once, for every scan a poll saw in process or restoring, or created
+ * after the priming. A restore no poll saw restoring is not emitted.
+ */
 type PollEvent = 'new-mail' | CompletionEvent;
 
 export class VirtualMailboxPollTrigger implements INodeType {

@@ -1,87 +1,89 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
-import { apiRequest, eachPage, getPage, segment } from '../shared/transport';
-import { examineScans, MAX_PENDING, MAX_SCAN_PAGES, newScanWindow, nextScanWindow, type PollState, remember, scanFindings, scanWalkDone } from './polling';
+import { apiRequest, eachPage, getPage, type Query, segment } from '../shared/transport';
+import { completionKey, createdMs, examineScans, isPending, MAX_EMITTED, newestOf, PENDING_STATUSES, type NewestScans } from './scans';
+import type { PollState } from './state';
 
 export type CompletionEvent = 'scan-completed' | 'open-completed';
 
 /**
- * Scan Completed / Open Completed. Scans finish out of arrival order, so the poll reads
- * `GET /v1/scans` newest created first (provider behaviour, docs/api.md) below the scans created
- * since the last poll and, while that is cheaper than asking for each by id, below every scan that
- * was in process then. A completed scan there is emitted once if it is new (requested and finished
- * between two polls) or was in process. The state needs no save between emits to stay right: the
- * newest scan seen and the pending ones are saved together, so a restart from an older save walks
- * a little further and finds what completed meanwhile. Nothing in process and nothing new: one
- * request.
+ * Scan Completed / Open Completed (the guarantee: VirtualMailboxPollTrigger.node.ts). Each poll
+ * reads `GET /v1/scans` of the event's type twice, newest created first: the scans in process or
+ * restoring now (all of them, however old: a restored scan counts from when a poll sees it
+ * restoring), then the newest scans down to the newest one seen before (a scan requested and
+ * finished between two polls). A scan pending at the last poll that neither shows is asked for by
+ * id. Nothing pending and nothing new: two requests.
  */
 export async function pollCompletions(this: IPollFunctions, event: CompletionEvent, state: PollState, manual: boolean): Promise<INodeExecutionData[]> {
-	const category = event === 'open-completed' ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
+	const type = event === 'open-completed' ? 'open' : 'scan';
+	const category = type === 'open' ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
+	const ofType = (scans: IDataObject[]) => scans.filter((scan) => scan.type === category);
 	if (manual) {
 		// A test run shows the latest completions and leaves the state alone.
-		const page = await getPage(this, '/v1/scans', {}, 100, undefined);
-		const done = page.data.filter((scan) => scan.type === category && scan.status === 'COMPLETED').slice(0, 5);
-		return done.map((json) => ({ json: { event, ...json } }));
+		const page = await getPage(this, '/v1/scans', { type, status: ['completed'], sort: 'newest' }, 5, undefined);
+		return ofType(page.data).map((json) => ({ json: { event, ...json } }));
 	}
-	if (!state.primed || !state.newestScanIds) {
-		await primeCompletions.call(this, category, state);
+	const pendingNow = ofType(await readAll.call(this, { type, status: PENDING_STATUSES, sort: 'newest' }));
+	const seen: NewestScans = { newestCreated: state.newestCreated, newestIds: state.newestIds };
+	const primed = state.pending !== undefined;
+	const newest = ofType(await readNewest.call(this, { type, sort: 'newest' }, primed ? seen : {}, primed));
+	if (!primed) {
+		// Priming: the scans pending now (however old) and the newest one, so that a scan requested
+		// from now on is new. Emits nothing.
+		const pending: Record<string, number> = {};
+		for (const scan of [...pendingNow, ...newest]) if (isPending(scan)) pending[String(scan.id)] = createdMs(scan);
+		Object.assign(state, { pending, ...newestOf(newest, {}) });
 		return [];
 	}
-	const findings = scanFindings(state.newestScanCreated);
-	const walk = { category, pending: state.pending ?? {}, emitted: new Set(state.emitted ?? []), window: newScanWindow(state.newestScanCreated, state.newestScanIds) };
-	let pages = 0;
-	for await (const page of eachPage(this, '/v1/scans', {})) {
-		examineScans(page.data, walk, findings);
-		if (scanWalkDone(walk, findings) || ++pages >= MAX_SCAN_PAGES) break;
-	}
-	// In the order they completed (the list is in the order they were requested).
-	const completedAt = (scan: IDataObject) => Date.parse(String(scan.status_updated_at ?? scan.updated_at ?? '')) || 0;
-	const out: INodeExecutionData[] = findings.completed.sort((a, b) => completedAt(a) - completedAt(b)).map((json) => ({ json: { event, ...json } }));
-	// Scans in process last time that the walk did not reach (not listed, or deeper than it was
-	// worth reading) are asked for one by one. One whose status cannot be read now stays pending,
-	// so the next poll asks again: one failing request must not make a completion disappear.
-	const stillPending: Record<string, string> = {};
+	const emitted = new Set(state.emitted ?? []);
+	const found = examineScans({ pendingBefore: state.pending ?? {}, pendingNow, newest, seen, emitted });
+	// Scans pending last time that neither list shows now. One whose status cannot be read stays
+	// pending, so the next poll asks again: a failing request must not make a completion disappear.
 	let failure: unknown;
-	for (const id of Object.keys(walk.pending).filter((id) => !findings.found.has(id))) {
-		let scan;
+	for (const id of found.askById) {
+		let scan: IDataObject;
 		try {
-			scan = await apiRequest.call(this, 'GET', `/v1/scans/${segment(id)}`);
+			scan = (await apiRequest.call(this, 'GET', `/v1/scans/${segment(id)}`)) as IDataObject;
 		} catch (error) {
-			if ((error as NodeApiError).context?.status === 404) continue; // deleted: nothing to emit
-			stillPending[id] = walk.pending[id];
+			if ((error as NodeApiError).context?.status === 404) continue; // deleted for good: nothing to emit
+			found.pending[id] = state.pending![id];
 			failure ??= error;
 			continue;
 		}
-		if (scan.status === 'IN_PROCESS' || scan.status === 'RESTORING') stillPending[id] = walk.pending[id];
-		else if (scan.status === 'COMPLETED' && !walk.emitted.has(id)) out.push({ json: { event, ...scan } });
+		if (isPending(scan)) found.pending[id] = createdMs(scan);
+		else if (String(scan.status).toLowerCase() === 'completed' && !emitted.has(completionKey(scan))) found.completed.push(scan);
 	}
-	state.pending = { ...findings.pending, ...stillPending };
-	state.emitted = remember(out.map((i) => String(i.json.id)), state.emitted);
-	Object.assign(state, nextScanWindow(findings));
+	// In the order they completed.
+	const completedAt = (scan: IDataObject) => Date.parse(String(scan.status_updated_at ?? scan.updated_at ?? '')) || 0;
+	const completed = found.completed.sort((a, b) => completedAt(a) - completedAt(b));
+	Object.assign(state, {
+		pending: found.pending,
+		...newestOf(newest, seen),
+		emitted: [...(state.emitted ?? []), ...completed.map(completionKey)].slice(-MAX_EMITTED),
+	});
 	// With nothing to emit, the failure is reported (n8n shows the poll's error); the state above,
 	// kept in memory by n8n between polls, already holds the scans to ask about again.
-	if (failure && out.length === 0) throw failure;
-	return out;
+	if (failure && completed.length === 0) throw failure;
+	return completed.map((json) => ({ json: { event, ...json } }));
+}
+
+async function readAll(this: IPollFunctions, query: Query): Promise<IDataObject[]> {
+	const scans: IDataObject[] = [];
+	for await (const page of eachPage(this, '/v1/scans', query)) scans.push(...page.data);
+	return scans;
 }
 
 /**
- * First activation: the scans in process now (the mail list filtered by scan status finds them
- * all, however old) and the newest scans, so that the next poll knows what is new. Emits nothing.
- * A state saved by an earlier version keeps the scans it had pending.
+ * Newest created first, down to the newest scan seen before (`seen`): the page that reaches a scan
+ * created before it is the last. Priming reads one page.
  */
-async function primeCompletions(this: IPollFunctions, category: string, state: PollState): Promise<void> {
-	const pending: Record<string, string> = { ...state.pending };
-	for await (const page of eachPage(this, '/v1/mails', { scan_status: ['in_process', 'restoring'] })) {
-		for (const mail of page.data) {
-			const scan = mail.scan as IDataObject | null;
-			if (scan?.category === category && typeof scan.uuid === 'string') pending[scan.uuid] = String(mail.id);
-		}
-		if (Object.keys(pending).length >= MAX_PENDING) break;
+async function readNewest(this: IPollFunctions, query: Query, seen: NewestScans, primed: boolean): Promise<IDataObject[]> {
+	const scans: IDataObject[] = [];
+	for await (const page of eachPage(this, '/v1/scans', query)) {
+		scans.push(...page.data);
+		if (!primed) break;
+		const last = page.data.at(-1);
+		if (seen.newestCreated !== undefined && last && createdMs(last) < seen.newestCreated) break;
 	}
-	const newest = await getPage(this, '/v1/scans', {}, 100, undefined);
-	const findings = scanFindings();
-	examineScans(newest.data, { category, pending: {}, emitted: new Set(), window: newScanWindow(undefined, []), priming: true }, findings);
-	state.primed = true;
-	state.pending = pending;
-	Object.assign(state, nextScanWindow(findings));
+	return scans;
 }

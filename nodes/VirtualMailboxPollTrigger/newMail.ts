@@ -2,137 +2,100 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, NodeApiError } fr
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEPTH_LIMIT } from '../shared/constants';
-import { mailOrder, mailQuery } from '../shared/mail';
-import { eachPage, getPage, type Page, type Query } from '../shared/transport';
-import { type BacklogPart, divideBacklog, MAX_LATE_PAGES, MAX_POLL_PAGES, type PollState, remember, takeBacklog, takeLate, takeNew } from './polling';
+import { MAIL_SPLITS, mailQuery } from '../shared/mail';
+import { divideQuery, eachPage, getPage, type Query } from '../shared/transport';
+import { compareKeys, isAboveFloor, type OrderKey, orderKeyOf, primingDone, recordItems, selectNew } from './floor';
+import type { PollState } from './state';
 
 /**
- * New Mail. Newest-first pages until an item already seen; one request when nothing is new. The
- * query's total_count tells whether that is all: when it grew by more than the new items at the
- * top, mail was logged late with an earlier arrival date, and the walk goes on below the first
- * seen item (within the remembered part of the list, at most MAX_LATE_PAGES) to find it.
- *
- * A poll reads at most MAX_POLL_PAGES pages of new mail. More than that (the trigger was off for a
- * while) is a backlog: the poll emits the newest part and keeps where it stopped (the API's cursor,
- * the last item read, and the items that end the backlog); later polls read on from there, each
- * up to the same cap, until the backlog meets mail seen before. Nothing is skipped, nothing is
- * emitted twice. The API lists a query only 10,000 items deep: a backlog part that reaches that is
- * divided by filters (MAIL_SPLITS) and each division read on its own. Only if that is still too
- * deep does the next poll fail once, naming the arrival dates it could not reach.
+ * New Mail (the guarantee: VirtualMailboxPollTrigger.node.ts). Each poll reads the trigger's
+ * query newest first down to the floor, the cursor used within this poll only, and emits what is
+ * above the floor and not recorded, oldest first.
  */
 export async function pollNewMail(this: IPollFunctions, state: PollState, manual: boolean): Promise<INodeExecutionData[]> {
-	const filters = this.getNodeParameter('filters', {}) as IDataObject;
-	const query: Query = { ...mailQuery(filters), sort: 'newest' };
+	const query: Query = { ...mailQuery(this.getNodeParameter('filters', {}) as IDataObject), sort: 'newest' };
 	if (manual) {
 		// A test run shows the latest items and leaves the state alone (n8n does not save it then).
 		const page = await getPage(this, '/v1/mails', query, 5, undefined);
 		return page.data.map((json) => ({ json: { event: 'new-mail', ...json } }));
 	}
-	if (state.unreachable) {
-		const { from, to } = state.unreachable;
-		delete state.unreachable;
-		throw new NodeOperationError(this.getNode(), `Mail that arrived between ${from || 'the last poll'} and ${String(to)} was not emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep; more arrived while the trigger was not polling, even divided by status, mail type, scan status and read state)`, {
-			description: 'Read that mail with Mail → Get Many (Return All, which divides the list to reach it); the trigger goes on with new mail from the next poll.',
+	if (!state.recorded) {
+		await prime.call(this, state);
+		return [];
+	}
+	const floor = state.floor;
+	const read: FloorRead = { items: new Map() };
+	await readDownToFloor.call(this, query, floor, read);
+	if (read.unreached) {
+		// Given up knowingly: the floor goes up past what could not be listed, and the poll says so.
+		Object.assign(state, recordItems(read.unreached, state.recorded, []));
+		throw new NodeOperationError(this.getNode(), `Mail that arrived between ${floor ? isoOf(floor) : 'the activation'} and ${isoOf(read.unreached)} may not have been emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep, and more matched even divided by status, mail type, scan status and read state)`, {
+			description: 'Read that mail with Mail → Get Many (Return All). The trigger goes on with the newer mail from the next poll; this is reported once.',
 		});
 	}
-	const seen = new Set(state.seenIds ?? []);
-	const floor = state.seenIds?.at(-1);
-	const backlog: BacklogPart[] = [...(state.backlog ?? [])];
-	const stops: Record<string, string[]> = { ...state.backlogStops };
-	const fresh: IDataObject[] = [];
-	const late: IDataObject[] = [];
-	const walked: string[] = [];
-	let total: number | undefined;
-	let missing = 0;
-	let deeper = 0;
-	let pages = 0;
-	let overflow: BacklogPart | undefined;
-	for await (const page of eachPage(this, '/v1/mails', query)) {
-		pages++;
-		total ??= page.total_count;
-		let rest = page.data;
-		if (!state.primed) {
-			fresh.push(...page.data);
-			break;
-		}
-		if (deeper === 0) {
-			const taken = takeNew(page.data, seen, state.newestArrival);
-			fresh.push(...taken.fresh);
-			if (!taken.stop) {
-				if (pages < MAX_POLL_PAGES || !page.next_cursor) continue;
-				overflow = { cursor: page.next_cursor, after: positionOf(fresh[fresh.length - 1]), stopArrival: state.newestArrival ?? '' };
-				stops[overflow.stopArrival] = state.seenIds ?? [];
-				break;
-			}
-			// Late mail is looked for once any backlog is read: until then the counts include it.
-			missing = state.total === undefined || backlog.length > 0 ? 0 : total - state.total - fresh.length;
-			if (missing <= 0) break;
-			rest = page.data.slice(taken.fresh.length);
-		}
-		const found = takeLate(rest, seen, floor, missing - late.length);
-		late.push(...found.late);
-		walked.push(...found.walked);
-		if (found.done || ++deeper >= MAX_LATE_PAGES) break;
-	}
-	// The backlog, oldest part first, with the pages this poll has left.
-	const caughtUp: IDataObject[] = [];
-	let unreachable: PollState['unreachable'];
-	while (backlog.length > 0 && pages < MAX_POLL_PAGES) {
-		const part = backlog[0];
-		const read = await readBacklogPage.call(this, { ...query, ...part.filters }, part);
-		pages++;
-		const taken = read.page ? takeBacklog(read.page.data, part, new Set(stops[part.stopArrival])) : { items: [], done: false };
-		caughtUp.push(...taken.items);
-		const last = taken.items.at(-1);
-		const after = last ? positionOf(last) : part.after;
-		if (read.page?.next_cursor && !taken.done) {
-			backlog[0] = { ...part, cursor: read.page.next_cursor, after };
-			continue;
-		}
-		backlog.shift();
-		// The list ended before the mail seen earlier, or a cursor was refused: the API's depth limit.
-		// Divided by a filter, each division lists fewer items and reaches further.
-		const tooDeep = !taken.done && (read.page === undefined || read.page.total_count > DEPTH_LIMIT);
-		if (!tooDeep) continue;
-		const divided = divideBacklog({ ...part, after }, query);
-		if (divided) backlog.unshift(...divided);
-		else if (!unreachable || Date.parse(after.arrival_date) > Date.parse(unreachable.to)) unreachable = { from: part.stopArrival, to: after.arrival_date };
-	}
-	if (overflow) backlog.push(overflow);
-	if (unreachable) state.unreachable = unreachable;
-	const firstRun = !state.primed;
-	state.primed = true;
-	state.total = backlog.length > 0 ? undefined : total;
-	state.backlog = backlog.length > 0 ? backlog : undefined;
-	const stillUsed = new Set(backlog.map((part) => part.stopArrival));
-	state.backlogStops = stillUsed.size > 0 ? Object.fromEntries(Object.entries(stops).filter(([key]) => stillUsed.has(key))) : undefined;
-	// In list order (newest first): the new items, what the deeper walk passed, then the rest; after
-	// an overflow the new items alone (what lies below them is the backlog).
-	state.seenIds = overflow ? remember(fresh.map((m) => String(m.id))) : remember([...fresh.map((m) => String(m.id)), ...walked], state.seenIds);
-	const newest = fresh[0]?.arrival_date;
-	if (typeof newest === 'string' && (!state.newestArrival || Date.parse(newest) > Date.parse(state.newestArrival))) state.newestArrival = newest;
-	// The first activation records where the mailbox stands instead of replaying it.
-	if (firstRun) return [];
-	return [...caughtUp.sort(mailOrder('oldest')), ...late.reverse(), ...fresh.reverse()].map((json) => ({ json: { event: 'new-mail', ...json } }));
-}
-
-function positionOf(item: IDataObject): BacklogPart['after'] {
-	return { id: String(item.id), arrival_date: String(item.arrival_date ?? '') };
+	const { emit } = selectNew(read.items.values(), floor, state.recorded);
+	Object.assign(state, recordItems(floor, state.recorded, emit));
+	return emit.map((json) => ({ json: { event: 'new-mail', ...json } }));
 }
 
 /**
- * The next page of a backlog part (its first page when it has no cursor yet). A cursor the API no
- * longer takes (422: too deep, or expired) gives no page: the part must be divided to go on.
+ * Priming: the whole mailbox (no filters: mail the filters leave out now may match later), newest
+ * first, down to LATE_WINDOW below the newest item or MAX_REMEMBERED items, recorded. Emits nothing.
  */
-async function readBacklogPage(this: IPollFunctions, query: Query, part: BacklogPart): Promise<{ page?: Page }> {
-	let page: Page | undefined;
+async function prime(this: IPollFunctions, state: PollState): Promise<void> {
+	const read: IDataObject[] = [];
+	for await (const page of eachPage(this, '/v1/mails', { sort: 'newest' })) {
+		for (const item of page.data) {
+			read.push(item);
+			if (primingDone(read)) break;
+		}
+		if (primingDone(read)) break;
+	}
+	Object.assign(state, recordItems(undefined, {}, read));
+}
+
+interface FloorRead {
+	/** Every item listed above the floor, by id (a cursor that counts positions may list one twice). */
+	items: Map<string, IDataObject>;
+	/** The highest of the lowest keys read in parts the API would not list down to the floor. */
+	unreached?: OrderKey;
+}
+
+/**
+ * Reads `query` newest first down to the floor. The API lists one query only DEPTH_LIMIT items
+ * deep: a query that ends (or refuses its cursor) above the floor is divided by the filters of
+ * MAIL_SPLITS, each part read the same way; a part no filter divides further is unreached.
+ */
+async function readDownToFloor(this: IPollFunctions, query: Query, floor: OrderKey | undefined, read: FloorRead, splitFrom = 0): Promise<void> {
+	let lowest: OrderKey | undefined;
+	let listed = 0;
+	let pages = 0;
 	let failure: unknown;
 	try {
-		page = await getPage(this, '/v1/mails', query, 100, part.cursor);
+		for await (const page of eachPage(this, '/v1/mails', query)) {
+			pages++;
+			listed += page.data.length;
+			for (const item of page.data) {
+				const key = orderKeyOf(item);
+				if (!isAboveFloor(key, floor)) return; // newest first: the rest is at or below the floor too
+				read.items.set(String(item.id), item);
+				lowest = key;
+			}
+			if (!page.next_cursor && (page.total_count <= DEPTH_LIMIT || listed >= page.total_count)) return; // the list's end
+		}
 	} catch (error) {
-		// Only a refused cursor means "too deep"; a refused query is an error like any other.
-		if (!part.cursor || (error as NodeApiError).context?.status !== 422) failure = error;
+		// A refused cursor is the depth limit (or an expired cursor: the part is read again divided).
+		if (pages === 0 || (error as NodeApiError).context?.status !== 422) failure = error;
 	}
 	if (failure) throw failure;
-	return { page };
+	const division = divideQuery(query, MAIL_SPLITS, splitFrom);
+	if (division) {
+		for (const part of division.parts) await readDownToFloor.call(this, part, floor, read, division.next);
+	} else if (lowest && (!read.unreached || compareKeys(lowest, read.unreached) > 0)) {
+		read.unreached = lowest;
+	}
+}
+
+function isoOf(key: OrderKey): string {
+	return new Date(key[0]).toISOString();
 }

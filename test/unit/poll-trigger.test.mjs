@@ -49,9 +49,10 @@ describe('new mail', () => {
 		expect(next.items.every((i) => i.json.event === 'new-mail')).toBe(true);
 		expect(next.requests).toHaveLength(3);
 		expect(new Set(next.requests.map((r) => r.query.cursor?.[0] ?? '')).size).toBe(3);
+		// all 250 arrived within 72 h of each other: the next poll reads them down to the floor
 		const again = await poll(newMail, next.saved);
 		expect(again.items).toHaveLength(0);
-		expect(again.requests).toHaveLength(1);
+		expect(again.requests).toHaveLength(3);
 	});
 
 	test('a restart from saved state emits only what arrived meanwhile', async () => {
@@ -64,39 +65,58 @@ describe('new mail', () => {
 		expect(restarted.items.map((i) => i.json.id)).toEqual([b]);
 	});
 
-	test('mail logged late with an earlier arrival date is emitted once, found by the change in total_count', async () => {
+	const hoursAgo = (n) => new Date(Date.now() - n * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	const stateOf = (saved) => Object.values(saved)[0];
+
+	test('mail logged late within 72 h of the newest recorded mail is emitted once, oldest first; older late mail is not (limit 1)', async () => {
 		const { saved } = await poll(newMail);
-		const days = (n) => new Date(Date.now() - n * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 		const fresh = (await control('/mail', { sender_name: 'On time' })).mail.id;
-		const late = (await control('/mail', { sender_name: 'Logged late', arrival_date: days(40) })).mail.id;
+		const late = (await control('/mail', { sender_name: 'Logged late', arrival_date: hoursAgo(60) })).mail.id;
+		const tooLate = (await control('/mail', { sender_name: 'Logged too late', arrival_date: hoursAgo(24 * 40) })).mail.id;
 		const next = await poll(newMail, saved);
-		// the late one is older: emitted first (oldest first), then the new one at the top
 		expect(next.items.map((i) => i.json.id)).toEqual([late, fresh]);
-		expect(next.requests).toHaveLength(1); // both within the first page
+		expect(next.items.map((i) => i.json.id)).not.toContain(tooLate);
 		const again = await poll(newMail, next.saved);
 		expect(again.items).toHaveLength(0);
 		expect(again.requests).toHaveLength(1);
-		// only a late one, nothing at the top
-		const alone = (await control('/mail', { sender_name: 'Logged late too', arrival_date: days(60) })).mail.id;
-		const third = await poll(newMail, again.saved);
-		expect(third.items.map((i) => i.json.id)).toEqual([alone]);
+		// a late one alone, nothing at the top
+		const alone = (await control('/mail', { sender_name: 'Logged late too', arrival_date: hoursAgo(70) })).mail.id;
+		expect((await poll(newMail, again.saved)).items.map((i) => i.json.id)).toEqual([alone]);
 	});
 
-	test('a late item on a later page: the walk goes on below the first seen item, within what is remembered', async () => {
-		// 150 on-time items first, so that 250 items of the list are remembered
+	test('a poll reads down to the floor: late mail on a later page is found, and each poll costs the pages above the floor', async () => {
 		const { saved } = await poll(newMail);
 		for (let n = 0; n < 150; n++) await control('/mail', { sender_name: `Batch ${n}` });
 		const filled = await poll(newMail, saved);
 		expect(filled.items).toHaveLength(150);
-		const days = (n) => new Date(Date.now() - n * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-		const late = (await control('/mail', { sender_name: 'Very late', arrival_date: days(80) })).mail.id;
+		const late = (await control('/mail', { sender_name: 'Late, deep', arrival_date: hoursAgo(71) })).mail.id;
 		const position = (await (await fetch(`${sim.url}/_control/query?sort=newest`)).json()).indexOf(late);
-		expect(position).toBeGreaterThan(150);
-		expect(position).toBeLessThan(250);
+		expect(position).toBeGreaterThanOrEqual(150);
 		const next = await poll(newMail, filled.saved);
 		expect(next.items.map((i) => i.json.id)).toEqual([late]);
 		expect(next.requests).toHaveLength(Math.floor(position / 100) + 1);
+		expect(new Set(next.requests.map((r) => r.query.cursor?.[0] ?? '')).size).toBe(next.requests.length);
 		expect((await poll(newMail, next.saved)).items).toHaveLength(0);
+	});
+
+	test('the state: the floor never goes down, recorded ids stay above it and number at most 1,000', async () => {
+		const { saved } = await poll(newMail);
+		let state = saved;
+		let floor = stateOf(state).floor;
+		for (let round = 0; round < 3; round++) {
+			for (let n = 0; n < 700; n++) await control('/mail', { sender_name: `Round ${round} #${n}` });
+			let emitted = 0;
+			do {
+				const next = await poll(newMail, state);
+				emitted = next.items.length;
+				state = next.saved;
+				const { floor: now, recorded } = stateOf(state);
+				expect(now[0] > floor[0] || (now[0] === floor[0] && now[1] >= floor[1])).toBe(true);
+				expect(Object.keys(recorded).length).toBeLessThanOrEqual(1_000);
+				for (const [id, arrival] of Object.entries(recorded)) expect(arrival > now[0] || (arrival === now[0] && Number(id) > now[1])).toBe(true);
+				floor = now;
+			} while (emitted > 0);
+		}
 	});
 
 	/** The trigger's state from when the mailbox held only its oldest `before` items; then the rest arrived. */
@@ -108,86 +128,89 @@ describe('new mail', () => {
 		const { saved } = await poll(parameters);
 		sim.db.mails = all;
 		sim.changed();
-		return { saved, backlog: all.slice(0, count - before).map((m) => m.id), lastSeen: all[count - before] };
+		return { saved, backlog: all.slice(0, count - before).map((m) => m.id) };
 	}
 	const arrivalsAscending = (items) => items.every((item, n) => n === 0 || Date.parse(item.json.arrival_date) >= Date.parse(items[n - 1].json.arrival_date));
 
-	test('a backlog of 2,500 items: each poll reads at most 10 pages, every item is emitted once, each poll oldest first, mail arriving meanwhile too (review rows 2 and 17)', async () => {
-		const { saved, backlog } = await savedBeforeBacklog(3_000, 500);
+	/** Polls until a poll emits nothing; `between` runs after each poll with its items. */
+	async function pollUntilQuiet(saved, parameters = newMail, between = async () => {}, most = 40) {
 		const emitted = [];
-		let state = saved;
-		const first = await poll(newMail, state);
-		expect(first.items).toHaveLength(1_000);
-		expect(first.requests).toHaveLength(10);
-		const arrived = [];
-		for (let n = 0; n < 3; n++) arrived.push((await control('/mail', { sender_name: `During ${n}` })).mail.id);
-		const polls = [first];
-		for (let n = 0; n < 3; n++) polls.push(await poll(newMail, polls.at(-1).saved));
-		for (const { items, requests } of polls) {
-			expect(requests.length).toBeLessThanOrEqual(10);
-			expect(arrivalsAscending(items)).toBe(true);
-			emitted.push(...items.map((i) => i.json.id));
-		}
-		expect(emitted).toHaveLength(new Set(emitted).size);
-		expect([...emitted].sort()).toEqual([...backlog, ...arrived].sort());
-		state = polls.at(-1).saved;
-		expect(Object.values(state)[0].backlog).toBeUndefined();
-		const quiet = await poll(newMail, state);
-		expect(quiet.items).toHaveLength(0);
-		expect(quiet.requests).toHaveLength(1);
-	});
-
-	/** Polls until the backlog is read; every poll reads at most 10 pages. */
-	async function pollBacklog(saved, parameters = newMail, most = 40) {
-		const emitted = [];
+		const polls = [];
 		let last = { saved };
-		let polls = 0;
 		do {
-			polls++;
 			last = await poll(parameters, last.saved);
-			expect(last.requests.length).toBeLessThanOrEqual(10);
+			polls.push(last);
 			emitted.push(...last.items.map((i) => i.json.id));
-		} while (Object.values(last.saved)[0].backlog && polls < most);
-		return { emitted, last, polls };
+			await between(last.items);
+		} while (last.items.length > 0 && polls.length < most);
+		return { emitted, polls, last };
 	}
 
-	test('a backlog deeper than the API lists (10,500 > 10,000): read on by dividing it by filters, every item emitted once (review row 2)', async () => {
-		const { saved, backlog } = await savedBeforeBacklog(11_000, 500);
-		const { emitted, last, polls } = await pollBacklog(saved);
-		expect(polls).toBeLessThan(40);
-		expect(emitted).toHaveLength(10_500);
-		expect([...emitted].sort()).toEqual([...backlog].sort());
-		expect(last.requests.some((r) => r.query.status)).toBe(true); // the last polls read divisions by status
-		const quiet = await poll(newMail, last.saved);
-		expect(quiet.items).toHaveLength(0);
-		expect(quiet.requests).toHaveLength(1);
+	test('a backlog of 2,500 items: at most 1,000 a poll, oldest first, every item once, mail arriving meanwhile too', async () => {
+		const { saved, backlog } = await savedBeforeBacklog(3_000, 500);
+		const arrived = [];
+		const { emitted, polls, last } = await pollUntilQuiet(saved, newMail, async () => {
+			if (arrived.length < 3) arrived.push((await control('/mail', { sender_name: `During ${arrived.length}` })).mail.id);
+		});
+		expect(polls.map((p) => p.items.length).slice(0, 3)).toEqual([1_000, 1_000, 500 + 2]); // the mail that arrived after the first two polls is the newest: it waits for the older backlog
+		expect(polls.every((p) => arrivalsAscending(p.items))).toBe(true);
+		expect(emitted).toHaveLength(new Set(emitted).size);
+		expect([...emitted].sort()).toEqual([...backlog, ...arrived].sort());
+		expect(last.requests).toHaveLength(1);
 	});
 
-	test('mail out of reach even divided by every filter: what could be read is emitted once, the rest reported once by its dates, then polling goes on (review row 2)', async () => {
-		// The trigger's filters leave only read state to divide by; every cursor is refused as too deep
-		// once the backlog has begun.
+	test('a backlog read while the workflow archives what it receives, in the middle of the next poll too: nothing lost, nothing twice (issue #22, case 2)', async () => {
+		const inbox = { ...newMail, filters: { status: ['inbox'] } };
+		const { saved } = await savedBeforeBacklog(3_000, 500, inbox);
+		const backlog = sim.db.mails.slice(0, 2_500).filter((m) => m.mail_status === 'inbox').map((m) => m.id);
+		expect(backlog.length).toBeGreaterThan(1_000);
+		const toArchive = [];
+		// each request of a poll first archives up to 40 items the previous polls emitted: the list moves under the cursor
+		sim.settings.onRequest = async (record) => {
+			if (record.path !== '/v1/mails') return;
+			for (const id of toArchive.splice(0, 40)) {
+				const mail = sim.db.mails.find((m) => m.id === id);
+				if (mail.mail_status === 'inbox') mail.mail_status = 'archived';
+			}
+			sim.changed();
+		};
+		const { emitted } = await pollUntilQuiet(saved, inbox, async (items) => toArchive.push(...items.map((i) => i.json.id)));
+		sim.settings.onRequest = undefined;
+		expect(emitted).toHaveLength(new Set(emitted).size);
+		expect([...emitted].sort()).toEqual([...backlog].sort());
+	});
+
+	test('a backlog deeper than the API lists (10,500 > 10,000): each poll reads it divided by filters, every item emitted once', async () => {
+		const { saved, backlog } = await savedBeforeBacklog(11_000, 500);
+		const { emitted, polls } = await pollUntilQuiet(saved);
+		expect(emitted).toHaveLength(10_500);
+		expect([...emitted].sort()).toEqual([...backlog].sort());
+		expect(polls[0].requests.some((r) => r.query.status)).toBe(true); // divided by status
+		expect(polls.at(-1).requests).toHaveLength(1);
+	});
+
+	test('mail out of reach even divided by every filter: one failed poll names its arrival dates, then polling goes on without repeating it', async () => {
+		// The trigger's filters leave only read state to divide by, and every cursor is refused.
 		const inboxLetters = { ...newMail, filters: { status: ['inbox'], mailType: ['letter'], scanStatus: ['none'] } };
-		const { saved } = await savedBeforeBacklog(11_000, 500, inboxLetters, { letterShare: 90 });
-		const seenBefore = Object.values(saved)[0].newestArrival;
-		const first = await poll(inboxLetters, saved);
-		expect(first.items).toHaveLength(1_000);
+		const { saved } = await savedBeforeBacklog(3_000, 500, inboxLetters, { letterShare: 90 });
+		const floor = stateOf(saved).floor;
 		await control('/faults', { path: '/v1/mails', method: 'GET', cursor: true, status: 422, count: 100_000 });
-		const { emitted, last } = await pollBacklog(first.saved, inboxLetters);
-		const all = [...first.items.map((i) => i.json.id), ...emitted];
-		expect(all.length).toBe(new Set(all).size);
-		expect(last.requests.some((r) => r.query.is_read)).toBe(true); // it divided by read state first
-		const state = last.saved;
-		const failed = await poll(inboxLetters, state).catch((error) => error);
+		// n8n keeps a failed poll's state in memory (it saves none): the same object goes to the next poll
+		const state = JSON.parse(JSON.stringify(saved));
+		const failed = await runPoll({ parameters: inboxLetters, credentials, staticData: state }).catch((error) => error);
 		expect(failed).toBeInstanceOf(Error);
-		expect(failed.message).toMatch(/was not emitted: the API would not list it.*10000 items deep/);
-		expect(failed.message).toContain(seenBefore); // the newest mail seen before the backlog
-		// n8n keeps the state of a failed poll in memory; the next poll goes on normally
-		delete Object.values(state)[0].unreachable;
-		await fetch(`${sim.url}/_control/faults`, { method: 'DELETE' });
-		const fresh = (await control('/mail', { sender_name: 'After', mail_type: 'letter' })).mail.id;
-		const next = await poll(inboxLetters, state);
-		expect(next.items.map((i) => i.json.id)).toEqual([fresh]);
-		expect(next.requests).toHaveLength(1);
+		expect(failed.message).toMatch(/may not have been emitted: the API would not list it.*10000 items deep/);
+		expect(failed.message).toContain(new Date(floor[0]).toISOString());
+		expect(sim.requests.some((r) => r.query.is_read)).toBe(true); // it divided by read state
+		const raised = stateOf(state).floor;
+		expect(failed.message).toContain(new Date(raised[0]).toISOString());
+		const { emitted, polls } = await pollUntilQuiet(state, inboxLetters);
+		// no poll fails again: the first reads a page, is refused the cursor and reads both read states down to the floor
+		expect(polls.map((p) => p.requests.length)).toEqual([4, 1]);
+		expect(emitted).toHaveLength(new Set(emitted).size);
+		expect(emitted.length).toBeGreaterThan(0);
+		const arrivals = new Map(sim.db.mails.map((m) => [m.id, Date.parse(m.arrival_date)]));
+		expect(emitted.every((id) => arrivals.get(id) >= raised[0])).toBe(true);
 	});
 
 	test('filters apply (only packages)', async () => {
@@ -279,7 +302,7 @@ describe('scan completed', () => {
 		expect(next.items.every((i) => i.json.status === 'COMPLETED' && i.json.event === 'scan-completed')).toBe(true);
 		const again = await poll(scanCompleted, next.saved);
 		expect(again.items).toHaveLength(0);
-		expect(again.requests).toHaveLength(1);
+		expect(again.requests).toHaveLength(2);
 	});
 
 	test('a new scan requested after activation is followed until it completes; Download File attaches the PDF', async () => {
@@ -368,12 +391,66 @@ describe('scan completed', () => {
 		expect(again.items).toHaveLength(0);
 	});
 
-	test('nothing in process and nothing new: one request per poll', async () => {
+	test('nothing in process and nothing new: two requests per poll, each with an explicit sort and type', async () => {
 		for (const scan of sim.db.scans) if (scan.status === 'IN_PROCESS' || scan.status === 'RESTORING') await control(`/scans/${scan.id}/status`, { status: 'CANCELLED' });
 		const first = await poll(scanCompleted);
 		const quiet = await poll(scanCompleted, first.saved);
 		expect(quiet.items).toHaveLength(0);
-		expect(quiet.requests.map((r) => r.path)).toEqual(['/v1/scans']);
+		expect(quiet.requests.map((r) => [r.path, r.query.sort, r.query.type, r.query.status])).toEqual([
+			['/v1/scans', ['newest'], ['scan'], ['in_process', 'restoring']],
+			['/v1/scans', ['newest'], ['scan'], undefined],
+		]);
+	});
+
+	test('a scan requested while the first activation primes is emitted when it completes (issue #22, case 5)', async () => {
+		const mail = (await control('/mail', { sender_name: 'During priming' })).mail;
+		let scan;
+		// requested between the priming's two requests, and another one right after the priming
+		sim.settings.onRequest = async (record) => {
+			if (record.path === '/v1/scans' && record.query.status && !scan) scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
+		};
+		const first = await poll(scanCompleted);
+		sim.settings.onRequest = undefined;
+		const later = await control(`/mails/${(await control('/mail', {})).mail.id}/scan`, { type: 'scan' });
+		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
+		await control(`/scans/${later.id}/status`, { status: 'COMPLETED' });
+		const next = await poll(scanCompleted, first.saved);
+		expect(next.items.map((i) => i.json.id).sort()).toEqual([scan.id, later.id].sort());
+	});
+
+	test('a restored scan (completed, deleted, seen restoring, completed again) emits its second completion once (issue #22, case 5)', async () => {
+		const mail = (await control('/mail', { sender_name: 'Restored' })).mail;
+		const scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
+		const first = await poll(scanCompleted);
+		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
+		const done = await poll(scanCompleted, first.saved);
+		expect(done.items.map((i) => i.json.id)).toEqual([scan.id]);
+		await control(`/scans/${scan.id}/status`, { status: 'DELETED' });
+		const deleted = await poll(scanCompleted, done.saved);
+		await control(`/scans/${scan.id}/status`, { status: 'RESTORING' });
+		const restoring = await poll(scanCompleted, deleted.saved);
+		expect(restoring.items).toHaveLength(0);
+		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
+		sim.db.scans.find((s) => s.id === scan.id).status_updated_at = new Date(Date.now() + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+		sim.changed();
+		const again = await poll(scanCompleted, restoring.saved);
+		expect(again.items.map((i) => i.json.id)).toEqual([scan.id]);
+		expect(again.items[0].json.status_updated_at).not.toBe(done.items[0].json.status_updated_at);
+		expect((await poll(scanCompleted, again.saved)).items).toHaveLength(0);
+	});
+
+	test('a scan restored long after it was requested, deep in the list, is found restoring and its completion emitted once', async () => {
+		const first = await poll(scanCompleted);
+		const old = sim.db.scans.filter((s) => s.type === 'SCAN_REQUEST' && s.status === 'COMPLETED').sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))[0];
+		await control(`/scans/${old.id}/status`, { status: 'DELETED' });
+		await control(`/scans/${old.id}/status`, { status: 'RESTORING' });
+		const seen = await poll(scanCompleted, first.saved);
+		expect(seen.items).toHaveLength(0);
+		await control(`/scans/${old.id}/status`, { status: 'COMPLETED' });
+		const next = await poll(scanCompleted, seen.saved);
+		expect(next.items.map((i) => i.json.id)).toEqual([old.id]);
+		expect(next.requests.map((r) => r.path)).toContain(`/v1/scans/${old.id}`); // deeper than the newest scans: asked for by id
+		expect((await poll(scanCompleted, next.saved)).items).toHaveLength(0);
 	});
 
 	test('open completed only reports unboxing requests', async () => {

@@ -1,90 +1,112 @@
-// Pure helpers of the poll trigger (nodes/VirtualMailboxPollTrigger/polling.ts), called directly.
+// Pure decisions of the poll trigger (nodes/VirtualMailboxPollTrigger/floor.ts, scans.ts, state.ts), called directly.
 import { describe, expect, test } from 'vitest';
 import { dist } from '../harness/n8n-core-harness.mjs';
 
-const { examineScans, newScanWindow, nextScanWindow, scanFindings, scanWalkDone, takeBacklog, SCAN_OVERLAP_MS } = dist('nodes/VirtualMailboxPollTrigger/polling.js');
+const { raiseFloor, recordItems, selectNew, primingDone, isAboveFloor } = dist('nodes/VirtualMailboxPollTrigger/floor.js');
+const { examineScans, isNewScan, newestOf, completionKey } = dist('nodes/VirtualMailboxPollTrigger/scans.js');
+const { fingerprintOf } = dist('nodes/VirtualMailboxPollTrigger/state.js');
+const { LATE_WINDOW_MS, MAX_REMEMBERED, MAX_EMIT_PER_POLL } = dist('nodes/VirtualMailboxPollTrigger/limits.js');
 
-const at = (minutes) => new Date(Date.UTC(2026, 10, 24, 12, 0) + minutes * 60_000).toISOString();
-const scan = (id, minutes, status = 'COMPLETED', type = 'SCAN_REQUEST') => ({ id, mail_id: `m${id}`, type, status, created_at: at(minutes) });
-const findings = () => scanFindings();
+const T0 = Date.UTC(2026, 10, 24, 12, 0);
+const hour = 3_600_000;
+const mail = (id, hours) => ({ id: String(id), arrival_date: new Date(T0 + hours * hour).toISOString() });
 
-describe('examineScans', () => {
-	const walk = (extra = {}) => ({ category: 'SCAN_REQUEST', pending: {}, emitted: new Set(), window: newScanWindow(at(0), ['s0']), ...extra });
-
-	test('emits completions that are new or were pending, not old ones, not emitted ones, not other types', () => {
-		const seen = findings();
-		const w = walk({ pending: { old: 'm1' }, emitted: new Set(['twice']) });
-		examineScans([scan('new', 5), scan('twice', 4), scan('open', 3, 'COMPLETED', 'UNBOXING_REQUEST'), scan('s0', 0), scan('before', -60), scan('old', -120)], w, seen);
-		expect(seen.completed.map((s) => s.id)).toEqual(['new', 'old']);
-		expect(scanWalkDone(w, seen)).toBe(true);
-	});
-
-	test('a scan created a little before the newest one seen, listed late, is still new; one seen already is not', () => {
-		const seen = findings();
-		examineScans([scan('late', -SCAN_OVERLAP_MS / 60_000 + 1), scan('s0', 0)], walk(), seen);
-		expect(seen.completed.map((s) => s.id)).toEqual(['late']);
-	});
-
-	test('records scans in process, and the newest scans for the next window', () => {
-		const seen = findings();
-		examineScans([scan('a', 30, 'IN_PROCESS'), scan('b', 25, 'RESTORING'), scan('c', 1), scan('d', -30)], walk(), seen);
-		expect(seen.pending).toEqual({ a: 'ma', b: 'mb' });
-		expect(seen.newestCreated).toBe(at(30));
-		expect(nextScanWindow(seen).newestScanIds).toEqual(['a', 'b']);
-	});
-
-	test('the walk goes on until every scan pending last time is found', () => {
-		const seen = findings();
-		const w = walk({ pending: { deep: 'm9' } });
-		examineScans([scan('x', 1), scan('y', -60)], w, seen);
-		expect(scanWalkDone(w, seen)).toBe(false);
-		examineScans([scan('deep', -90, 'IN_PROCESS')], w, seen);
-		expect(scanWalkDone(w, seen)).toBe(true);
-		expect(seen.pending).toEqual({ deep: 'mdeep' });
-	});
-
-	test('scans pending for long sit deep: past the new scans it reads on only while that costs fewer requests than asking for each by id', () => {
-		const seen = findings();
-		const w = walk({ pending: { p1: 'm1', p2: 'm2' } });
-		examineScans([scan('x', 1), scan('y', -60)], w, seen);
-		expect(scanWalkDone(w, seen)).toBe(false); // 2 missing, 1 page past the new ones
-		examineScans([scan('z', -90)], w, seen);
-		expect(scanWalkDone(w, seen)).toBe(false); // 2 missing, 2 pages
-		examineScans([scan('p1', -100, 'IN_PROCESS')], w, seen);
-		expect(scanWalkDone(w, seen)).toBe(true); // 1 missing, 3 pages: p2 is asked for by id
-	});
-
-	test('a list that is not newest first is never taken as passed: only its end ends the walk', () => {
-		const seen = findings();
-		const w = walk();
-		examineScans([scan('x', -60), scan('y', 5)], w, seen);
-		expect(seen.ordered).toBe(false);
-		examineScans([scan('z', -90)], w, seen);
-		expect(scanWalkDone(w, seen)).toBe(false);
-		expect(seen.completed.map((s) => s.id)).toEqual(['y']);
-	});
-
-	test('a scan listed twice (shifted by a new one) counts once', () => {
-		const seen = findings();
-		const w = walk();
-		examineScans([scan('n', 3)], w, seen);
-		examineScans([scan('n', 3)], w, seen);
-		expect(seen.completed).toHaveLength(1);
+describe('limits (the contract: README, issue #22)', () => {
+	test('72 h, 1,000 remembered, 1,000 a poll', () => {
+		expect([LATE_WINDOW_MS, MAX_REMEMBERED, MAX_EMIT_PER_POLL]).toEqual([72 * hour, 1_000, 1_000]);
 	});
 });
 
-describe('takeBacklog', () => {
-	const mail = (id, minutes) => ({ id: String(id), arrival_date: at(minutes) });
-
-	test('skips items at or above the last one read (a cursor that counts positions lists them again), stops at mail seen before', () => {
-		const part = { cursor: 'c', after: { id: '50', arrival_date: at(50) }, stopArrival: at(10) };
-		const page = [mail(51, 51), mail(50, 50), mail(49, 49), mail(48, 48), mail(11, 10), mail(10, 10), mail(9, 9)];
-		expect(takeBacklog(page, part, new Set(['10']))).toEqual({ items: [mail(49, 49), mail(48, 48), mail(11, 10)], done: true });
+describe('the floor', () => {
+	test('the newest recorded arrival less 72 h, below every id that arrived at that instant', () => {
+		const floor = raiseFloor(undefined, { 10: T0, 11: T0 - 100 * hour });
+		expect(floor).toEqual([T0 - LATE_WINDOW_MS, -1]);
+		expect(isAboveFloor([T0 - LATE_WINDOW_MS, 1], floor)).toBe(true); // exactly 72 h before: still above
+		expect(isAboveFloor([T0 - LATE_WINDOW_MS - 1, 99], floor)).toBe(false);
 	});
 
-	test('same arrival date: ordered by id, so only the ids below the last one read are taken', () => {
-		const part = { cursor: 'c', after: { id: '50', arrival_date: at(50) }, stopArrival: at(0) };
-		const page = [mail(51, 50), mail(50, 50), mail(49, 50)];
-		expect(takeBacklog(page, part, new Set())).toEqual({ items: [mail(49, 50)], done: false });
+	test('the 1,000th newest recorded item when 1,000 are recorded within the window', () => {
+		const recorded = Object.fromEntries(Array.from({ length: 1_200 }, (_, n) => [String(n + 1), T0 - n * 60_000]));
+		expect(raiseFloor(undefined, recorded)).toEqual([T0 - 999 * 60_000, 1_000]);
+	});
+
+	test('never goes down, even when the recorded ids that raised it are gone', () => {
+		expect(raiseFloor([T0, 5], { 1: T0 - hour })).toEqual([T0, 5]);
+	});
+
+	test('recordItems raises the floor and forgets the ids at or below it', () => {
+		const { floor, recorded } = recordItems(undefined, { 1: T0 - 100 * hour }, [mail(2, 0), mail(3, -1)]);
+		expect(floor).toEqual([T0 - LATE_WINDOW_MS, -1]);
+		expect(Object.keys(recorded).sort()).toEqual(['2', '3']);
+	});
+});
+
+describe('selectNew', () => {
+	test('above the floor and not recorded, each id once, oldest first (ties by id)', () => {
+		const listed = [mail(9, 5), mail(8, 5), mail(7, 4), mail(8, 5), mail(6, 1), mail(5, -80)];
+		const { emit, waiting } = selectNew(listed, [T0 + hour, 6], { 7: T0 + 4 * hour }); // 6 is the floor itself
+		expect(emit.map((m) => m.id)).toEqual(['8', '9']);
+		expect(waiting).toBe(0);
+	});
+
+	test('at most 1,000: the oldest; the rest wait', () => {
+		const listed = Array.from({ length: 1_250 }, (_, n) => mail(5_000 - n, -n / 100));
+		const { emit, waiting } = selectNew(listed, undefined, {});
+		expect(emit).toHaveLength(MAX_EMIT_PER_POLL);
+		expect(emit[0].id).toBe(String(5_000 - 1_249));
+		expect(waiting).toBe(250);
+	});
+});
+
+describe('primingDone', () => {
+	test('past 72 h below the newest item, or at 1,000 items', () => {
+		expect(primingDone([mail(3, 0), mail(2, -71)])).toBe(false);
+		expect(primingDone([mail(3, 0), mail(2, -73)])).toBe(true);
+		expect(primingDone(Array.from({ length: 1_000 }, (_, n) => mail(2_000 - n, 0)))).toBe(true);
+		expect(primingDone([])).toBe(false);
+	});
+});
+
+describe('fingerprintOf', () => {
+	test('the event and the filters set, in any order; empty filters do not count', () => {
+		const a = fingerprintOf('new-mail', { status: ['inbox'], mail_type: ['package', 'letter'], search: undefined, sort: 'newest' });
+		const b = fingerprintOf('new-mail', { sort: 'newest', mail_type: ['letter', 'package'], status: ['inbox'], scan_status: [] });
+		expect(a).toBe(b);
+		expect(fingerprintOf('new-mail', { status: ['inbox'], sort: 'newest' })).not.toBe(a);
+		expect(fingerprintOf('scan-completed', {})).not.toBe(fingerprintOf('open-completed', {}));
+	});
+});
+
+describe('scans', () => {
+	const at = (minutes) => new Date(T0 + minutes * 60_000).toISOString();
+	const scan = (id, minutes, status = 'COMPLETED', updated = 0) => ({ id, type: 'SCAN_REQUEST', status, created_at: at(minutes), status_updated_at: at(updated) });
+	const seen = { newestCreated: T0, newestIds: ['s0'] };
+
+	test('a scan is new when created after the newest seen, or in the same instant and not seen', () => {
+		expect(isNewScan(scan('s1', 1), seen)).toBe(true);
+		expect(isNewScan(scan('s2', 0), seen)).toBe(true);
+		expect(isNewScan(scan('s0', 0), seen)).toBe(false);
+		expect(isNewScan(scan('s3', -1), seen)).toBe(false);
+		expect(isNewScan(scan('s3', -1), {})).toBe(true); // no scan seen at priming: every scan is new
+		expect(newestOf([scan('s4', 2), scan('s5', 2), scan('s6', 1)], seen)).toEqual({ newestCreated: T0 + 2 * 60_000, newestIds: ['s4', 's5'] });
+	});
+
+	test('emits completions of scans pending before or now, and of new scans; not old ones, not twice', () => {
+		const { completed, pending, askById } = examineScans({
+			pendingBefore: { p1: T0 - 1e6, p2: T0 - 2e6, p3: T0 - 3e6 },
+			pendingNow: [scan('p3', -50, 'RESTORING'), scan('n1', 1, 'IN_PROCESS')],
+			newest: [scan('n1', 1, 'COMPLETED', 2), scan('n2', 1), scan('old', -5), scan('p1', -16), scan('e1', 3)],
+			seen,
+			emitted: new Set([completionKey(scan('e1', 3))]),
+		});
+		expect(completed.map((s) => s.id)).toEqual(['n1', 'n2', 'p1']);
+		expect(pending).toEqual({ p3: T0 - 50 * 60_000 }); // n1 completed between the two requests
+		expect(askById).toEqual(['p2']); // pending before, in neither list
+	});
+
+	test('a restored scan completes again under a new key', () => {
+		expect(completionKey(scan('r', 0, 'COMPLETED', 10))).not.toBe(completionKey(scan('r', 0, 'COMPLETED', 20)));
+		const again = examineScans({ pendingBefore: { r: T0 }, pendingNow: [], newest: [scan('r', 0, 'COMPLETED', 20)], seen, emitted: new Set([completionKey(scan('r', 0, 'COMPLETED', 10))]) });
+		expect(again.completed.map((s) => s.id)).toEqual(['r']);
 	});
 });

@@ -5,7 +5,7 @@ import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../constants';
 import { partLabel, type Query } from './query';
 import type { ApiContext } from './credentials';
 import { readConcurrently } from './concurrent';
-import type { SplitDimension } from './partition';
+import { divideQuery, type SplitDimension } from './partition';
 import { RequestPool } from './pool';
 import { eachPage, getPage, type Page } from './pages';
 
@@ -126,33 +126,27 @@ async function planSplit(
 	reach: number,
 ): Promise<Leaf[]> {
 	if (whole.first.total_count <= reach) return [whole];
-	const splits = options.splits ?? [];
-	for (let d = from; d < splits.length; d++) {
-		const dimension = splits[d];
-		const chosen = whole.query[dimension.param];
-		const values = Array.isArray(chosen) && chosen.length > 0 ? chosen : dimension.values;
-		if (values.length < 2) continue;
-		const parts: Leaf[] = [];
-		for (const value of values) {
-			const query: Query = { ...whole.query, ...options.splitQuery, [dimension.param]: [value] };
-			parts.push({ query, first: await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex) });
-		}
-		const sum = parts.reduce((total, part) => total + part.first.total_count, 0);
-		if (sum !== whole.first.total_count) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Could not prove the split result complete: the parts by ${dimension.param} hold ${sum} items but the query matches ${whole.first.total_count}`,
-				{
-					itemIndex: options.itemIndex,
-					description: `Items matching no ${dimension.param} value, or mail arriving during the run, make the counts differ. Narrow the query${options.narrowHint ? ` with ${options.narrowHint}` : ''} to under ${DEPTH_LIMIT} items, or run again.`,
-				},
-			);
-		}
-		const leaves: Leaf[] = [];
-		for (const part of parts) leaves.push(...(await planSplit(ctx, path, part, options, d + 1, reach)));
-		return leaves;
+	const division = divideQuery(whole.query, options.splits ?? [], from);
+	if (!division) return [whole];
+	const parts: Leaf[] = [];
+	for (const part of division.parts) {
+		const query: Query = { ...part, ...options.splitQuery };
+		parts.push({ query, first: await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex) });
 	}
-	return [whole];
+	const sum = parts.reduce((total, part) => total + part.first.total_count, 0);
+	if (sum !== whole.first.total_count) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not prove the split result complete: the parts by ${division.param} hold ${sum} items but the query matches ${whole.first.total_count}`,
+			{
+				itemIndex: options.itemIndex,
+				description: `Items matching no ${division.param} value, or mail arriving during the run, make the counts differ. Narrow the query${options.narrowHint ? ` with ${options.narrowHint}` : ''} to under ${DEPTH_LIMIT} items, or run again.`,
+			},
+		);
+	}
+	const leaves: Leaf[] = [];
+	for (const part of parts) leaves.push(...(await planSplit(ctx, path, part, options, division.next, reach)));
+	return leaves;
 }
 
 /** Read one query's pages into `out`; returns how many items its pages held and each page's total_count. */

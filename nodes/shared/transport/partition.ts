@@ -10,6 +10,24 @@ export interface SplitDimension {
 	sampleValue?: (item: IDataObject) => string | undefined;
 }
 
+/**
+ * Pure: `query` divided along the first dimension from `from` on that has two values or more for
+ * it (the query's own values of that filter, else all): one part per value, so each part lists
+ * fewer items and reaches deeper. A filter the query sets to one value divides nothing. `next`:
+ * the dimension to divide a part by further. None left: undefined.
+ */
+export function divideQuery(query: Query, dimensions: readonly SplitDimension[], from = 0): { param: string; parts: Query[]; next: number } | undefined {
+	for (let d = from; d < dimensions.length; d++) {
+		const { param, values: all } = dimensions[d];
+		const chosen = query[param];
+		const unset = chosen === undefined || chosen === null || chosen === '' || (Array.isArray(chosen) && chosen.length === 0);
+		const values = unset ? all : Array.isArray(chosen) ? chosen : [String(chosen)];
+		if (values.length < 2) continue;
+		return { param, parts: values.map((value) => ({ ...query, [param]: [value] })), next: d + 1 };
+	}
+	return undefined;
+}
+
 /** A dimension whose values in a sample are this unknown is no guide to part sizes. */
 const MAX_UNKNOWN_SHARE = 0.2;
 /** Fewer sample items than this in a group say nothing about how it divides. */

@@ -1,0 +1,40 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Query } from '../shared/transport';
+
+/**
+ * What the poll trigger keeps between polls, in the workflow's static data. n8n writes it to its
+ * database when a poll emits (the emit saves it before the execution starts) and after the
+ * activation, which runs one poll itself (the priming one); between saves it lives in the active
+ * workflow's memory, so a restart starts from the state of the last save.
+ */
+export interface PollState extends IDataObject {
+	/** The event and normalized query the state belongs to (fingerprintOf); another one primes. */
+	fingerprint?: string;
+	/** New Mail: no mail at or below this order key [arrival ms, numeric id] is emitted; it never goes down. */
+	floor?: [number, number];
+	/** New Mail: mail id → arrival ms of the items recorded (at priming, then every item emitted) above the floor. */
+	recorded?: Record<string, number>;
+	/** Scans: id → created_at ms of the scans of the event's type seen in process or restoring and not completed since. */
+	pending?: Record<string, number>;
+	/** Scans: created_at ms of the newest scan of the type seen; a scan created later is new. */
+	newestCreated?: number;
+	/** Scans: ids of the scans created at newestCreated that were seen (a later one created in the same instant is new). */
+	newestIds?: string[];
+	/** Scans: completions emitted, as `id@status_updated_at`, newest last. */
+	emitted?: string[];
+}
+
+/**
+ * Pure: what the state belongs to: the event and the query with empty filters left out, keys and
+ * list values sorted, so that only a change of what is read changes it.
+ */
+export function fingerprintOf(event: string, query: Query): string {
+	const normalized: Record<string, string | string[]> = {};
+	for (const key of Object.keys(query).sort()) {
+		const value = query[key];
+		if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+		normalized[key] = Array.isArray(value) ? [...value].map(String).sort() : String(value);
+	}
+	return JSON.stringify([event, normalized]);
+}

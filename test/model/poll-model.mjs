@@ -69,12 +69,13 @@ function mutation(r) {
 	return { kind, n: 1, status: weighted(r, STATUS_MIX), type: weighted(r, TYPE_MIX), hours: r() * 100, action: pick(r, ACTIONS), move: weighted(r, SCAN_MOVES), open: r() < 0.3, x: r() };
 }
 
-export function generate(seed, steps) {
+/** `huge: false` leaves out bursts past the API's depth (for the reference reading, which does not divide reads). */
+export function generate(seed, steps, { huge = true } = {}) {
 	const r = rng(seed);
 	const history = [{ kind: 'activate', config: randomConfig(r), cursorMode: r() < 0.5 ? 'offset' : 'keyset' }];
 	for (let n = 0; n < steps; n++) {
 		const kind = weighted(r, [
-			['arrive', 20], ['burst', 1.2], ['huge', 0.06], ['late', 5], ['act', 10], ['scan', 10],
+			['arrive', 20], ['burst', 1.2], ['huge', huge ? 0.06 : 0], ['late', 5], ['act', 10], ['scan', 10],
 			['poll', 30], ['edit', 0.8], ['restart', 1.2], ['manual', 0.5],
 		]);
 		const step = { kind, ...mutation(r) };
@@ -122,8 +123,10 @@ export class Violation extends Error {
 
 /** Plays one history against the simulator; throws a Violation at the first broken property. */
 export class ModelRun {
-	constructor(sim, { credentials, log = () => {}, collect }) {
+	constructor(sim, { credentials, log = () => {}, collect, pollFn = runPoll }) {
 		this.sim = sim;
+		/** How a poll runs: the built node through n8n-core (runPoll), or reference-trigger.mjs. */
+		this.pollFn = pollFn;
 		/** With `collect`, broken properties are gathered (the first of each) and the run goes on. */
 		this.collect = collect;
 		this.found = new Map();
@@ -309,7 +312,7 @@ export class ModelRun {
 		const copy = JSON.parse(JSON.stringify(this.live));
 		const before = JSON.stringify(copy);
 		try {
-			await runPoll({ parameters: this.parameters(), credentials: this.credentials, staticData: copy, mode: 'manual', workflowId: this.workflowId });
+			await this.pollFn({ parameters: this.parameters(), credentials: this.credentials, staticData: copy, mode: 'manual', workflowId: this.workflowId });
 		} catch {
 			// a manual run may fail; it must still leave the state alone
 		}
@@ -382,7 +385,7 @@ export class ModelRun {
 
 	async runOne() {
 		try {
-			const { result } = await runPoll({ parameters: this.parameters(), credentials: this.credentials, staticData: this.live, workflowId: this.workflowId });
+			const { result } = await this.pollFn({ parameters: this.parameters(), credentials: this.credentials, staticData: this.live, workflowId: this.workflowId });
 			return { items: result?.[0] ?? [] };
 		} catch (error) {
 			return { items: [], error };
@@ -538,8 +541,11 @@ export class ModelRun {
 	}
 }
 
-/** A simulator and credentials for model runs; fast retries so that faulty polls end quickly. */
-export async function startModel({ log } = {}) {
+/**
+ * A simulator and credentials for model runs; fast retries so that faulty polls end quickly.
+ * `reference(sim)`: a poll function to check instead of the built node (reference-trigger.mjs).
+ */
+export async function startModel({ reference } = {}) {
 	const sim = await startSimulator({ count: 300 });
 	try {
 		Object.assign(dist('nodes/shared/state/retryPolicy.js').retryPolicy, { baseDelayMs: 1, maxDelayMs: 2, budgetMs: 50 });
@@ -547,13 +553,13 @@ export async function startModel({ log } = {}) {
 		// a build without the shared retry policy retries as it does
 	}
 	const credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-	return { sim, credentials, close: () => sim.close() };
+	return { sim, credentials, pollFn: reference?.(sim), close: () => sim.close() };
 }
 
 /** Runs a history; returns { violation, stats, lines } (with `collect`, also `found`: every property broken). */
 export async function runHistory(model, history, seed, { collect = false } = {}) {
 	const lines = [];
-	const run = new ModelRun(model.sim, { credentials: model.credentials, collect, log: (line) => lines.push(`[${run.stepIndex}] ${line}`) });
+	const run = new ModelRun(model.sim, { credentials: model.credentials, pollFn: model.pollFn, collect, log: (line) => lines.push(`[${run.stepIndex}] ${line}`) });
 	try {
 		const stats = await run.play(history, { seed });
 		return { stats, lines, found: [...run.found.values()] };

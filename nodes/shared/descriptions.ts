@@ -8,6 +8,31 @@ export function optionsOf(values: readonly string[]): Array<{ name: string; valu
 	return values.map((value) => ({ name: value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()), value }));
 }
 
+/** The periods of the `arrived` (mail) and `scanned` (scans) list filters. */
+export const PERIOD_OPTIONS = [
+	{ name: 'Past Week', value: 'week' },
+	{ name: 'Past Month', value: 'month' },
+	{ name: 'Past Half Year', value: 'half_year' },
+	{ name: 'Past Year', value: 'year' },
+];
+
+/** The `sort` filter of the mail and scan lists. */
+export const SORT_FILTER: INodeProperties = {
+	displayName: 'Sort',
+	name: 'sort',
+	type: 'options',
+	default: 'newest',
+	options: [
+		{ name: 'Newest First', value: 'newest' },
+		{ name: 'Oldest First', value: 'oldest' },
+	],
+};
+
+/** A Get Many operation's Filters collection (node parameter `filters`). */
+export function filtersCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+}
+
 /** Return All + Limit, with the wording and defaults n8n's lint expects. */
 export function returnAllAndLimit(): INodeProperties[] {
 	return [

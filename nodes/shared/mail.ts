@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MAIL_STATUSES, MAIL_TYPES, SCAN_STATUSES } from './constants';
-import { folderLocator, optionsOf } from './descriptions';
+import { folderLocator, optionsOf, PERIOD_OPTIONS, SORT_FILTER } from './descriptions';
 import type { Query, SplitDimension } from './transport';
 
 /** The GET /v1/mails filters, offered by Get Many and the poll trigger alike. */
@@ -12,12 +12,7 @@ export const MAIL_FILTERS: INodeProperties[] = [
 		type: 'options',
 		default: 'week',
 		description: 'Only mail that arrived within this period',
-		options: [
-			{ name: 'Past Week', value: 'week' },
-			{ name: 'Past Month', value: 'month' },
-			{ name: 'Past Half Year', value: 'half_year' },
-			{ name: 'Past Year', value: 'year' },
-		],
+		options: PERIOD_OPTIONS,
 	},
 	{ ...folderLocator({ required: false, description: 'Only mail filed in this folder' }) },
 	{
@@ -52,16 +47,7 @@ export const MAIL_FILTERS: INodeProperties[] = [
 		default: '',
 		description: 'Free text the service matches against the mail item, such as a sender name',
 	},
-	{
-		displayName: 'Sort',
-		name: 'sort',
-		type: 'options',
-		default: 'newest',
-		options: [
-			{ name: 'Newest First', value: 'newest' },
-			{ name: 'Oldest First', value: 'oldest' },
-		],
-	},
+	SORT_FILTER,
 	{
 		displayName: 'Status',
 		name: 'status',

@@ -7,6 +7,8 @@ import { ApiError } from './paging.mjs';
 import { Mailbox } from './mailbox.mjs';
 import { fail, problemBody } from './problems.mjs';
 import { WebhookSender } from './webhooks.mjs';
+import { answerProblems, report, requestProblems } from '../support/conformance.mjs';
+import { OPERATIONS } from '../support/schemas.mjs';
 import accountRoutes from './routes/account.mjs';
 import addressRoutes from './routes/addresses.mjs';
 import bankAccountRoutes from './routes/bank-accounts.mjs';
@@ -31,7 +33,6 @@ export async function startSimulator({
 	apiKey = DEFAULT_KEYS.apiKey,
 	readOnlyKey = DEFAULT_KEYS.readOnlyKey,
 	webhookSecret = DEFAULT_WEBHOOK_SECRET,
-	foldersShape = 'array',
 	letterShare,
 	cursorMode,
 	log = () => {},
@@ -56,16 +57,27 @@ export async function startSimulator({
 	const info = () => ({ baseUrl: mailbox.baseUrl, apiKey, readOnlyKey, webhookSecret, mails: mailbox.db.mails.length, scans: mailbox.db.scans.length, folders: mailbox.db.folders.length });
 
 	const routes = [];
-	const route = (method, path, handler, { write = method !== 'GET' } = {}) => routes.push({ method, regex: pattern('', path), handler, write });
+	// Every endpoint is one of the SDK's operations, with its request and answer shapes.
+	const route = (method, path, handler, { write = method !== 'GET' } = {}) => {
+		if (!OPERATIONS[`${method} ${path}`]) throw new Error(`Simulator route ${method} ${path} has no SDK shapes in test/support/schemas.mjs OPERATIONS`);
+		routes.push({ method, path, regex: pattern('', path), handler, write });
+	};
 	const control = [];
 	const ctl = (method, path, handler) => control.push({ method, regex: pattern('/_control', path), handler });
-	const sections = { mailbox, webhooks, foldersShape, requests, faults, reset, info };
+	const sections = { mailbox, webhooks, requests, faults, reset, info };
 	for (const register of [accountRoutes, mailRoutes, scanRoutes, sandboxRoutes, shipmentRoutes, folderRoutes, addressRoutes, bankAccountRoutes]) register(route, sections);
 	for (const register of [controlRoutes, webhookRoutes]) register(ctl, sections);
 
-	const problem = (res, error) => {
+	// Every API answer is checked against the SDK's shape for its operation (a mismatch fails the
+	// test that caused it: test/support/conformance.mjs).
+	const checkAnswer = (req, url, status, body) => {
+		if (url.pathname.startsWith('/v1/')) report(`simulator answer to ${req.method} ${url.pathname}`, answerProblems(req.method, url.pathname, status, body));
+	};
+	const problem = (req, url, res, error) => {
+		const body = problemBody(error);
+		checkAnswer(req, url, error.status ?? 500, body);
 		res.writeHead(error.status ?? 500, { 'content-type': 'application/problem+json', ...(error.retryAfter !== undefined ? { 'retry-after': String(error.retryAfter) } : {}) });
-		res.end(JSON.stringify(problemBody(error)));
+		res.end(JSON.stringify(body));
 	};
 	const json = (res, status, body) => {
 		if (body === undefined) return res.writeHead(status).end();
@@ -116,6 +128,8 @@ export async function startSimulator({
 			}
 			const record = { method: req.method, path: url.pathname, query: Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k)])), body: raw.length ? raw.toString('utf8') : undefined, at: Date.now() };
 			requests.push(record);
+			// Tests that probe the simulator with deliberately malformed requests say so with this header.
+			if (req.headers['x-conformance'] !== 'off') report(`request ${req.method} ${url.pathname}${url.search}`, requestProblems(record));
 			record.inFlight = ++inFlight;
 			res.on('close', () => {
 				inFlight--;
@@ -136,7 +150,7 @@ export async function startSimulator({
 					// (200: slow but successful, so the real handler answers below)
 					const error = fail(fault.status, `Injected fault ${fault.status}`);
 					error.retryAfter = fault.retryAfter;
-					return problem(res, error);
+					return problem(req, url, res, error);
 				}
 			}
 			if (key !== apiKey && key !== readOnlyKey) throw fail(401, key ? 'The API key is invalid' : 'Missing bearer API key');
@@ -150,11 +164,12 @@ export async function startSimulator({
 			const body = ['POST', 'PATCH', 'PUT'].includes(req.method) ? parseJson(raw) : {};
 			const result = await entry.handler({ ...groups, params: url.searchParams, body });
 			const [status, payload] = Array.isArray(result) && typeof result[0] === 'number' ? result : [200, result];
+			checkAnswer(req, url, status, payload);
 			json(res, status, payload);
 		} catch (error) {
-			if (error instanceof ApiError) return problem(res, error);
+			if (error instanceof ApiError) return problem(req, url, res, error);
 			log(`simulator error: ${error.stack}`);
-			problem(res, fail(500, 'Simulator error'));
+			problem(req, url, res, fail(500, 'Simulator error'));
 		}
 	});
 	await new Promise((resolve) => server.listen(port, host, resolve));

@@ -2,6 +2,7 @@
 import nock from 'nock';
 import { ApiError, paginate } from '../simulator/paging.mjs';
 import { DEFAULT_CREDENTIALS } from '../harness/n8n-core-harness.mjs';
+import { report, requestProblems } from './conformance.mjs';
 
 export const BASE = DEFAULT_CREDENTIALS.baseUrl;
 
@@ -20,6 +21,8 @@ export function mockApi(base = BASE) {
 					for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
 					const request = { method, path: url.pathname, query, search: url.search, body: body === '' ? undefined : body, headers: this.req.headers };
 					requests.push(request);
+					// Every API request a node sends is checked against the SDK's request shape.
+					if (url.pathname.startsWith('/v1/')) report(`node request ${method} ${url.pathname}${url.search}`, requestProblems(request));
 					const answer = typeof reply === 'function' ? reply(request) : reply;
 					return [answer.status ?? 200, answer.body ?? '', answer.headers ?? {}];
 				});

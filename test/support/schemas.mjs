@@ -1,4 +1,9 @@
-// zod schemas of the API's resources (docs/api.md, "Resources"). Fixtures and simulator responses are parsed with these, so neither can drift from the spec.
+// zod schemas of the API's resources and operations, transcribed from the provider's TypeScript SDK
+// (`USGM/usgm-typescript-sdk` 1.0.4: response types in src/api/types/, request types in
+// src/api/resources/<resource>/client/requests/) and the spec: a field the SDK declares `x: T` is
+// required, `x?: T | null` is `nullable()` (optional and nullable), and answers are strict (a field
+// the SDK does not declare fails). Fixtures, every simulator answer and every request a node sends
+// are checked with these (test/support/conformance.mjs), so none of them can drift from the SDK.
 import { z } from 'zod';
 
 const datetime = z.string().datetime({ offset: true });
@@ -50,10 +55,11 @@ export const MailItemDetail = MailItem.omit({ folder_id: true }).extend({
 	folder: nullable(z.object({ id: z.string(), name: z.string(), color: nullable(z.string()) })),
 });
 
-const destination = z.object(
+const destination = z.strictObject(
 	Object.fromEntries(['name', 'line1', 'line2', 'city', 'state', 'postal_code', 'country'].map((k) => [k, nullable(z.string())])),
 );
 
+/** ShipmentDetailDto (GET /v1/shipments/{id}). */
 export const Shipment = z.object({
 	id: uuid,
 	type: z.enum(['shipment', 'return_to_sender', 'check_deposit', 'pickup']),
@@ -80,6 +86,12 @@ export const Shipment = z.object({
 	instructions: nullable(z.string()),
 	insured_amount: nullable(z.number()),
 	reject_reason: nullable(z.string()),
+});
+
+/** ShipmentPageDto.Data.Item: the list item lacks the packed items, insurance, value, instructions and reject reason. */
+export const ShipmentListItem = Shipment.pick({
+	id: true, type: true, status: true, tracking_number: true, service_name: true, destination: true, item_count: true,
+	requested_ship_date: true, created_on: true, deposit_check_slip_company_name: true,
 });
 
 export const Address = z.object({
@@ -118,6 +130,11 @@ export const MailingAddress = z.object({
 	formatted: z.string(),
 	...Object.fromEntries(['line1', 'line2', 'line3', 'city', 'state', 'postal_code', 'country'].map((k) => [k, nullable(z.string())])),
 });
+
+export const FolderList = z.object({ data: z.array(Folder) });
+export const ScanFile = z.object({ url: z.string(), expires_at: datetime });
+export const SeedResult = z.object({ mail_ids: z.array(numericString) });
+export const SeedMailResult = z.object({ mail_id: numericString });
 
 export const page = (item) => z.object({ data: z.array(item), next_cursor: z.string().nullable(), total_count: z.number().int().min(0) });
 
@@ -179,3 +196,99 @@ export const ShipmentUpdateEvent = z.object({
 	),
 	message: z.string(),
 });
+
+// ---- Operations: each endpoint's request and answer, as the SDK's clients declare them ----
+// `query`: every query parameter the SDK's request type has (name → schema of one value);
+// `lists`: those it sends as a repeated key (`status=a&status=b`, no brackets, no commas);
+// `body`: the JSON body (undefined: the SDK sends none); `answer`: the 2xx answer's schema (null:
+// no content). The simulator cannot register a route without an entry here, and the node's
+// operations each name the entries they use (test/unit/conformance.test.mjs).
+const text = z.string().min(1);
+const positiveInt = z.string().regex(/^[1-9]\d*$/);
+const oneOf = (...values) => z.enum(values);
+const pageQuery = { limit: positiveInt, cursor: text };
+const period = oneOf('week', 'month', 'half_year', 'year');
+const sort = oneOf('newest', 'oldest');
+const addressType = oneOf('shipping', 'deposit');
+const addressFields = {
+	type: addressType, name: z.string(), line1: z.string(), line2: z.string(), line3: z.string(), city: z.string(), state: z.string(),
+	postal_code: z.string(), country: z.string(), phone_number: z.string(), tax_id: z.string(),
+};
+const CreateAddress = z.object(addressFields).partial({ line2: true, line3: true, tax_id: true });
+const bankFields = { bank_name: z.string(), bank_state: z.string(), account_number: z.string() };
+const measurement = z.object({ width: z.number(), height: z.number(), length: z.number() });
+export const SEED_MAIL_TYPES = ['LETTER', 'LARGELETTER', 'MAGAZINE', 'CATALOG', 'SOFTPAK', 'PACKAGE'];
+
+export const OPERATIONS = {
+	'GET /v1/account': { answer: Account },
+	'GET /v1/account/mailing-address': { answer: MailingAddress },
+	'GET /v1/mails': {
+		query: {
+			...pageQuery,
+			status: oneOf('inbox', 'archived', 'quarantine', 'discard_request'),
+			mail_type: oneOf('letter', 'large_letter', 'magazine', 'package', 'softpak', 'catalog', 'distribution', 'fulfillment', 'inventory'),
+			folder_id: z.string().regex(/^\d+$/),
+			search: z.string(),
+			scan_status: oneOf('in_process', 'cancelled', 'rejected', 'completed', 'deleted', 'restoring', 'none'),
+			sort,
+			arrived: period,
+			is_read: oneOf('true', 'false'),
+		},
+		lists: ['status', 'mail_type', 'scan_status'],
+		answer: page(MailItem),
+	},
+	'GET /v1/mails/{id}': { answer: MailItemDetail },
+	'PATCH /v1/mails/{id}': { body: z.object({ is_read: z.boolean(), folder_id: z.string().nullable() }).partial(), answer: MailItemDetail },
+	'POST /v1/mails/{id}/archive': { answer: MailItemDetail },
+	'POST /v1/mails/{id}/unarchive': { answer: MailItemDetail },
+	'POST /v1/mails/{id}/discard': { answer: MailItemDetail },
+	'POST /v1/mails/{id}/undiscard': { answer: MailItemDetail },
+	'GET /v1/scans': {
+		query: {
+			...pageQuery,
+			status: oneOf('in_process', 'cancelled', 'rejected', 'completed', 'deleted', 'restoring'),
+			type: oneOf('scan', 'open'),
+			mail_id: z.string(),
+			search: z.string(),
+			sort,
+			scanned: period,
+		},
+		lists: ['status', 'type'],
+		answer: page(Scan),
+	},
+	'POST /v1/scans': { body: z.object({ mail_id: z.string(), type: oneOf('scan', 'open'), instruction: z.string().optional(), is_expedited: z.boolean().optional() }), answer: Scan },
+	'GET /v1/scans/{id}': { answer: Scan },
+	'DELETE /v1/scans/{id}': { answer: Scan },
+	'GET /v1/scans/{id}/file': { answer: ScanFile },
+	'GET /v1/scans/{id}/summary': { answer: ScanSummary },
+	'POST /v1/scans/{id}/cancel': { answer: Scan },
+	'GET /v1/shipments': {
+		query: { ...pageQuery, type: oneOf('shipment', 'return_to_sender', 'check_deposit', 'pickup'), status: oneOf('shipped', 'in_progress', 'payment_failed', 'rejected') },
+		lists: ['type', 'status'],
+		answer: page(ShipmentListItem),
+	},
+	'GET /v1/shipments/{id}': { answer: Shipment },
+	'GET /v1/folders': { answer: FolderList },
+	'POST /v1/folders': { body: z.object({ name: z.string(), color: z.string().optional() }), answer: Folder },
+	'GET /v1/folders/{id}': { answer: Folder },
+	'PATCH /v1/folders/{id}': { body: z.object({ name: z.string(), color: z.string() }).partial(), answer: Folder },
+	'DELETE /v1/folders/{id}': { answer: null },
+	'GET /v1/addresses': { query: { ...pageQuery, type: addressType }, answer: page(Address) },
+	'POST /v1/addresses': { body: CreateAddress, answer: Address },
+	'GET /v1/addresses/default': { query: { type: addressType }, required: ['type'], answer: Address },
+	'GET /v1/addresses/{id}': { answer: Address },
+	'PATCH /v1/addresses/{id}': { body: z.object(addressFields).partial(), answer: Address },
+	'PATCH /v1/addresses/{id}/default': { answer: Address },
+	'DELETE /v1/addresses/{id}': { answer: null },
+	'GET /v1/bank-accounts': { query: pageQuery, answer: page(BankAccount) },
+	'POST /v1/bank-accounts': { body: z.object(bankFields), answer: BankAccount },
+	'GET /v1/bank-accounts/{id}': { answer: BankAccount },
+	'PATCH /v1/bank-accounts/{id}': { body: z.object(bankFields).partial(), answer: BankAccount },
+	'DELETE /v1/bank-accounts/{id}': { answer: null },
+	'POST /v1/sandbox/seed': { answer: SeedResult },
+	'POST /v1/sandbox/seed/mail': {
+		body: z.object({ sender_name: z.string(), mail_type: z.enum(SEED_MAIL_TYPES), weight: z.number(), measurement }).partial(),
+		answer: SeedMailResult,
+	},
+	'POST /v1/sandbox/scans/{id}/complete': { body: z.object({ label: z.string(), summary: z.array(z.string()) }).partial(), answer: Scan },
+};

@@ -16,10 +16,11 @@ afterAll(async () => {
 });
 beforeEach(() => sim.reset({ count: 300, seed: 7 }));
 
-async function api(method, path, { body, key = sim.apiKey, raw } = {}) {
+// `probe`: a deliberately malformed request, exempt from the SDK request-shape check.
+async function api(method, path, { body, key = sim.apiKey, raw, probe } = {}) {
 	const response = await fetch(`${sim.url}${path}`, {
 		method,
-		headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body || raw ? { 'content-type': 'application/json' } : {}) },
+		headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body || raw ? { 'content-type': 'application/json' } : {}), ...(probe ? { 'x-conformance': 'off' } : {}) },
 		body: raw ?? (body ? JSON.stringify(body) : undefined),
 	});
 	const text = await response.text();
@@ -31,13 +32,13 @@ const ok = async (method, path, schema, options) => {
 	return schema ? schema.parse(r.body) : r.body;
 };
 const problem = async (method, path, status, options) => {
-	const r = await api(method, path, options);
+	const r = await api(method, path, { ...options, probe: true });
 	expect(r.status).toBe(status);
 	S.Problem.parse(r.body);
 	return r.body;
 };
 
-describe('every endpoint answers in the spec\'s shapes', () => {
+describe('every endpoint answers in the SDK\'s shapes', () => {
 	test('read endpoints', async () => {
 		await ok('GET', '/v1/account', S.Account);
 		await ok('GET', '/v1/account/mailing-address', S.MailingAddress);
@@ -50,10 +51,10 @@ describe('every endpoint answers in the spec\'s shapes', () => {
 		const scan = scans.data[0];
 		await ok('GET', `/v1/scans/${scan.id}`, S.Scan.strict());
 		await ok('GET', `/v1/scans/${scan.id}/summary`, S.ScanSummary);
-		const shipments = await ok('GET', '/v1/shipments', S.page(S.Shipment.strict()));
+		const shipments = await ok('GET', '/v1/shipments', S.page(S.ShipmentListItem.strict()));
 		await ok('GET', `/v1/shipments/${shipments.data[0].id}`, S.Shipment.strict());
-		const folders = await ok('GET', '/v1/folders', S.Folder.array());
-		await ok('GET', `/v1/folders/${folders[0].id}`, S.Folder);
+		const folders = await ok('GET', '/v1/folders', S.FolderList.strict());
+		await ok('GET', `/v1/folders/${folders.data[0].id}`, S.Folder);
 		await ok('GET', '/v1/addresses/default?type=shipping', S.Address);
 		await ok('GET', '/v1/addresses', S.page(S.Address));
 		const banks = await ok('GET', '/v1/bank-accounts', S.page(S.BankAccount));
@@ -81,6 +82,59 @@ describe('every endpoint answers in the spec\'s shapes', () => {
 		expect(download.status).toBe(200);
 		expect(download.headers.get('content-type')).toBe('application/pdf');
 		expect(await problem('GET', `/v1/scans/${created.id}/file`.replace(created.id, 'nope'), 404)).toMatchObject({ code: 'not_found' });
+	});
+});
+
+describe('the SDK\'s API beyond the published spec (issue #25)', () => {
+	test('shipment list items carry the list fields only; the detail has the packed items', async () => {
+		const page = await ok('GET', '/v1/shipments?limit=100', S.page(S.ShipmentListItem.strict()));
+		for (const field of ['mail_items', 'is_expedited', 'is_insured', 'declared_value', 'instructions', 'insured_amount', 'reject_reason']) {
+			expect(page.data.some((item) => field in item), field).toBe(false);
+		}
+		const detail = await ok('GET', `/v1/shipments/${page.data[0].id}`, S.Shipment.strict());
+		expect(detail.mail_items.length).toBe(detail.item_count);
+		const deposits = await ok('GET', '/v1/shipments?type=check_deposit&type=pickup&limit=100');
+		expect(deposits.data.every((s) => ['check_deposit', 'pickup'].includes(s.type))).toBe(true);
+		expect(deposits.total_count).toBe(sim.db.shipments.filter((s) => ['check_deposit', 'pickup'].includes(s.type)).length);
+	});
+	test('DELETE /v1/scans/{id} answers the deleted scan', async () => {
+		const scan = sim.db.scans.find((s) => s.status === 'COMPLETED');
+		const deleted = await ok('DELETE', `/v1/scans/${scan.id}`, S.Scan.strict());
+		expect(deleted).toMatchObject({ id: scan.id, status: 'DELETED' });
+	});
+	test('addresses: type filter, type update, set default (one default per type)', async () => {
+		const body = { type: 'shipping', name: 'B', line1: '2', city: 'C', state: 'S', postal_code: 'P', country: 'US', phone_number: '1' };
+		const second = await ok('POST', '/v1/addresses', S.Address, { body });
+		expect(second.is_default).toBe(false);
+		const shipping = await ok('GET', '/v1/addresses?type=shipping', S.page(S.Address.strict()));
+		expect(shipping.data.map((a) => a.type)).toEqual(['shipping', 'shipping']);
+		expect((await ok('GET', '/v1/addresses?type=deposit')).total_count).toBe(1);
+		await problem('GET', '/v1/addresses?type=home', 422);
+		const made = await ok('PATCH', `/v1/addresses/${second.id}/default`, S.Address.strict());
+		expect(made).toMatchObject({ id: second.id, is_default: true });
+		expect((await ok('GET', '/v1/addresses/default?type=shipping')).id).toBe(second.id);
+		expect((await ok('GET', '/v1/addresses?type=shipping')).data.filter((a) => a.is_default).map((a) => a.id)).toEqual([second.id]);
+		const moved = await ok('PATCH', `/v1/addresses/${second.id}`, S.Address.strict(), { body: { type: 'deposit' } });
+		expect(moved).toMatchObject({ type: 'deposit', is_default: false });
+		expect((await ok('GET', '/v1/addresses?type=deposit')).total_count).toBe(2);
+		await problem('PATCH', `/v1/addresses/${second.id}`, 422, { body: { type: 'home' } });
+		await problem('PATCH', '/v1/addresses/nope/default', 404);
+	});
+	test('sandbox seed: sample mail of every type; seed one item by the SDK\'s mail_type, listed under the REST type', async () => {
+		const before = sim.db.mails.length;
+		const seeded = await ok('POST', '/v1/sandbox/seed', S.SeedResult.strict());
+		expect(seeded.mail_ids).toHaveLength(6);
+		expect(sim.db.mails.length).toBe(before + 6);
+		const one = await ok('POST', '/v1/sandbox/seed/mail', S.SeedMailResult.strict(), { body: { sender_name: 'Big Envelope Co', mail_type: 'LARGELETTER', weight: 0.4, measurement: { width: 12, height: 15, length: 0.5 } } });
+		const large = await ok('GET', '/v1/mails?mail_type=large_letter&sort=newest&limit=1');
+		expect(large.data[0]).toMatchObject({ id: one.mail_id, sender_name: 'Big Envelope Co', mail_type: 'large_letter' });
+		expect(await ok('GET', `/v1/mails/${one.mail_id}`)).toMatchObject({ weight: 0.4, measurement: { width: 12, height: 15, length: 0.5 } });
+		for (const [sdk, rest] of Object.entries({ LETTER: 'letter', MAGAZINE: 'magazine', CATALOG: 'catalog', SOFTPAK: 'softpak', PACKAGE: 'package' })) {
+			const { mail_id } = await ok('POST', '/v1/sandbox/seed/mail', S.SeedMailResult, { body: { mail_type: sdk } });
+			expect((await ok('GET', `/v1/mails/${mail_id}`)).mail_type, sdk).toBe(rest);
+		}
+		await problem('POST', '/v1/sandbox/seed/mail', 422, { body: { mail_type: 'large_letter' } });
+		await problem('POST', '/v1/sandbox/seed/mail', 422, { body: { weight: 'heavy' } });
 	});
 });
 

@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type Environment, SERVERS } from '../constants';
 import { keptCredentials } from '../state/keptCredentials';
@@ -37,6 +38,20 @@ export async function getApiCredentials(this: ApiContext): Promise<VirtualMailbo
 		credentials.then((read) => warnPlainHttp(this, read)).catch(() => runCredentials.delete(this));
 	}
 	return await credentials;
+}
+
+/**
+ * Sandbox-only operations refuse a Production credential before any request: the production API
+ * has no sandbox endpoints, and a seed or a forced completion must never touch a real mailbox.
+ */
+export async function requireSandbox(this: IExecuteFunctions, operation: string, itemIndex: number): Promise<void> {
+	const credentials = await getApiCredentials.call(this);
+	if (credentials.environment === 'production') {
+		throw new NodeOperationError(this.getNode(), `${operation} only works against the sandbox`, {
+			itemIndex,
+			description: 'The credential points at Production. Use a credential whose Environment is Sandbox (or Custom for a local simulator).',
+		});
+	}
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;

@@ -1,10 +1,10 @@
-// Folders: the whole list in one answer (bare array, or an object holding it), create, get, update, delete.
+// Folders: the whole list in one answer (`{ data }`, no cursor: the SDK's FolderListDto), create, get, update, delete.
 import { iso } from '../mailbox.mjs';
 import { checkColor, optionalStrings, requireFields } from '../problems.mjs';
 
-export default function folderRoutes(route, { mailbox, foldersShape }) {
+export default function folderRoutes(route, { mailbox }) {
 	const db = () => mailbox.db;
-	route('GET', '/v1/folders', () => (foldersShape === 'object' ? { data: db().folders } : db().folders));
+	route('GET', '/v1/folders', () => ({ data: db().folders }));
 	route('POST', '/v1/folders', ({ body }) => {
 		requireFields(body, ['name']);
 		checkColor(body.color);

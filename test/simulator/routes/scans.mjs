@@ -14,9 +14,11 @@ export default function scanRoutes(route, { mailbox }) {
 		return [201, mailbox.scanOut(mailbox.createScan(mail, body.type === 'open' ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST', body))];
 	});
 	route('GET', '/v1/scans/{id}', ({ id }) => mailbox.scanOut(mailbox.scanById(id)));
+	// The SDK returns the deleted scan (ScanDto).
 	route('DELETE', '/v1/scans/{id}', ({ id }) => {
-		mailbox.setScanStatus(mailbox.scanById(id), 'DELETED');
-		return [204, undefined];
+		const scan = mailbox.scanById(id);
+		mailbox.setScanStatus(scan, 'DELETED');
+		return mailbox.scanOut(scan);
 	});
 	route('GET', '/v1/scans/{id}/file', ({ id }) => {
 		const scan = mailbox.scanById(id);

@@ -1,11 +1,16 @@
 // Shipments: the list (type and status filters) and one shipment; read only.
 import { paginate } from '../paging.mjs';
 
+// A list item has these fields only (the SDK's ShipmentPageDto); the packed items, insurance,
+// declared value, instructions and reject reason are in the detail.
+const LIST_FIELDS = ['id', 'type', 'status', 'tracking_number', 'service_name', 'destination', 'item_count', 'requested_ship_date', 'created_on', 'deposit_check_slip_company_name'];
+const listItem = (shipment) => Object.fromEntries(LIST_FIELDS.map((field) => [field, shipment[field]]));
+
 export default function shipmentRoutes(route, { mailbox }) {
 	route('GET', '/v1/shipments', ({ params }) => {
 		const types = params.getAll('type');
 		const statuses = params.getAll('status');
-		return paginate('/v1/shipments', params, mailbox.db.shipments.filter((s) => (!types.length || types.includes(s.type)) && (!statuses.length || statuses.includes(s.status))));
+		return paginate('/v1/shipments', params, mailbox.db.shipments.filter((s) => (!types.length || types.includes(s.type)) && (!statuses.length || statuses.includes(s.status))).map(listItem));
 	});
 	route('GET', '/v1/shipments/{id}', ({ id }) => mailbox.find(mailbox.db.shipments, id, 'shipment'));
 }

@@ -32,6 +32,25 @@ operationCases('address operations send the exact request and output the API obj
 		reply: F.address(1, { type: 'deposit' }),
 	},
 	{
+		name: 'address getAll by type',
+		parameters: { resource: 'address', operation: 'getAll', limit: 5, filters: { type: 'deposit' } },
+		request: ['GET', '/v1/addresses', undefined, { limit: ['5'], type: ['deposit'] }],
+		reply: { data: [F.address(3, { type: 'deposit' })], next_cursor: null, total_count: 1 },
+		output: [F.address(3, { type: 'deposit' })],
+	},
+	{
+		name: 'address update moves it to the other type',
+		parameters: { resource: 'address', operation: 'update', addressId, updateFields: { type: 'deposit', city: 'Chicago' } },
+		request: ['PATCH', `/v1/addresses/${addressId}`, { city: 'Chicago', type: 'deposit' }],
+		reply: F.address(1, { type: 'deposit', city: 'Chicago', is_default: false }),
+	},
+	{
+		name: 'address setDefault (no body)',
+		parameters: { resource: 'address', operation: 'setDefault', addressId },
+		request: ['PATCH', `/v1/addresses/${addressId}/default`],
+		reply: F.address(1, { is_default: true }),
+	},
+	{
 		name: 'address getDefault',
 		parameters: { resource: 'address', operation: 'getDefault', type: 'shipping' },
 		request: ['GET', '/v1/addresses/default', undefined, { type: ['shipping'] }],
@@ -71,4 +90,17 @@ describe('address beyond the single request', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
 	});
+});
+
+describe('address type values fail before any request', () => {
+	for (const parameters of [
+		{ resource: 'address', operation: 'getAll', filters: { type: 'home' } },
+		{ resource: 'address', operation: 'update', addressId, updateFields: { type: 'home' } },
+	]) {
+		test(parameters.operation, async () => {
+			const { error } = await runNode({ parameters });
+			expect(error?.message).toMatch(/Type must be one of shipping, deposit; got "home"/);
+			expect(mock.api.requests).toHaveLength(0);
+		});
+	}
 });

@@ -2,12 +2,34 @@
 import { describe, expect, test } from 'vitest';
 import * as F from '../../support/fixtures.mjs';
 import { MailItem } from '../../support/schemas.mjs';
-import { runNode } from '../../harness/n8n-core-harness.mjs';
+import { DEFAULT_CREDENTIALS, runNode } from '../../harness/n8n-core-harness.mjs';
 import { operationCases, useApiMock } from './cases.mjs';
 
 const mock = useApiMock();
 
 operationCases('mail operations send the exact request and output the API object', mock, [
+	{
+		name: 'mail seedMailbox (sandbox): one item per seeded mail item',
+		parameters: { resource: 'mail', operation: 'seedMailbox' },
+		request: ['POST', '/v1/sandbox/seed'],
+		status: 201,
+		reply: { mail_ids: ['2001', '2002', '2003'] },
+		output: [{ mail_id: '2001' }, { mail_id: '2002' }, { mail_id: '2003' }],
+	},
+	{
+		name: 'mail seedMailItem (sandbox) with the SDK\'s mail type, sender, weight and measurement',
+		parameters: { resource: 'mail', operation: 'seedMailItem', seedMailType: 'LARGELETTER', additionalFields: { senderName: 'Big Envelope Co', weight: 0.4, width: 12, height: 15, length: 0.5 } },
+		request: ['POST', '/v1/sandbox/seed/mail', { mail_type: 'LARGELETTER', sender_name: 'Big Envelope Co', weight: 0.4, measurement: { width: 12, height: 15, length: 0.5 } }],
+		status: 201,
+		reply: { mail_id: '2004' },
+	},
+	{
+		name: 'mail seedMailItem (sandbox) with the type alone',
+		parameters: { resource: 'mail', operation: 'seedMailItem', seedMailType: 'PACKAGE' },
+		request: ['POST', '/v1/sandbox/seed/mail', { mail_type: 'PACKAGE' }],
+		status: 201,
+		reply: { mail_id: '2005' },
+	},
 	{
 		name: 'mail get',
 		parameters: { resource: 'mail', operation: 'get', mailId: '1001' },
@@ -87,4 +109,26 @@ describe('mail getAll', () => {
 		expect(error.message).toMatch(/Folder must be a numeric string/);
 		expect(mock.api.requests).toHaveLength(0);
 	});
+});
+
+describe('mail seeding (sandbox)', () => {
+	for (const [operation, label] of [['seedMailbox', 'Seed Mailbox (Sandbox)'], ['seedMailItem', 'Seed Mail Item (Sandbox)']]) {
+		test(`${operation} refuses production credentials before any request`, async () => {
+			const { error } = await runNode({ parameters: { resource: 'mail', operation }, credentials: { ...DEFAULT_CREDENTIALS, environment: 'production' } });
+			expect(error.message).toBe(`${label} only works against the sandbox`);
+			expect(error.description).toMatch(/Environment is Sandbox/);
+			expect(mock.api.requests).toHaveLength(0);
+		});
+	}
+	for (const [parameters, message] of [
+		[{ seedMailType: 'large_letter' }, /Mail Type must be one of LETTER, LARGELETTER, MAGAZINE, CATALOG, SOFTPAK, PACKAGE; got "large_letter"/],
+		[{ additionalFields: { width: 3, height: 4 } }, /Width, Height and Length go together/],
+		[{ additionalFields: { weight: -1 } }, /Weight must be a number above 0/],
+	]) {
+		test(`seedMailItem refuses ${JSON.stringify(parameters)} before any request`, async () => {
+			const { error } = await runNode({ parameters: { resource: 'mail', operation: 'seedMailItem', seedMailType: 'LETTER', ...parameters } });
+			expect(error?.message).toMatch(message);
+			expect(mock.api.requests).toHaveLength(0);
+		});
+	}
 });

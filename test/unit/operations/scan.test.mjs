@@ -52,14 +52,49 @@ operationCases('scan operations send the exact request and output the API object
 		reply: F.scan(1, { type: 'UNBOXING_REQUEST', is_expedited: true }),
 	},
 	{
-		name: 'scan delete (empty 204)',
+		// The SDK's ScansClient.delete returns the deleted scan.
+		name: 'scan delete outputs the deleted scan',
+		parameters: { resource: 'scan', operation: 'delete', scanId },
+		request: ['DELETE', `/v1/scans/${scanId}`],
+		reply: F.scan(1, { status: 'DELETED' }),
+	},
+	{
+		name: 'scan delete tolerates an empty 204',
 		parameters: { resource: 'scan', operation: 'delete', scanId },
 		request: ['DELETE', `/v1/scans/${scanId}`],
 		status: 204,
 		reply: '',
 		output: [{ id: scanId, deleted: true }],
 	},
+	{
+		name: 'scan getAll with every filter: lists as repeated keys, one value each otherwise',
+		parameters: {
+			resource: 'scan',
+			operation: 'getAll',
+			limit: 10,
+			filters: { status: ['completed', 'in_process'], type: ['open'], mailId: '1001', search: 'insurance', sort: 'oldest', scanned: 'month' },
+		},
+		request: ['GET', '/v1/scans', undefined, { limit: ['10'], status: ['completed', 'in_process'], type: ['open'], mail_id: ['1001'], search: ['insurance'], sort: ['oldest'], scanned: ['month'] }],
+		reply: { data: [F.scan(1, { type: 'UNBOXING_REQUEST', status: 'COMPLETED' })], next_cursor: null, total_count: 1 },
+		output: [F.scan(1, { type: 'UNBOXING_REQUEST', status: 'COMPLETED' })],
+	},
 ]);
+
+describe('scan getAll filters fail before any request when a value is not one the API takes', () => {
+	for (const [filters, message] of [
+		[{ status: ['done'] }, /Status must be one of in_process, cancelled, rejected, completed, deleted, restoring; got "done"/],
+		[{ type: ['SCAN_REQUEST'] }, /Type must be one of scan, open/],
+		[{ mailId: 'abc' }, /Mail ID must be a numeric string/],
+		[{ sort: 'random' }, /Sort must be one of newest, oldest/],
+		[{ scanned: 'day' }, /Scanned must be one of week, month, half_year, year/],
+	]) {
+		test(JSON.stringify(filters), async () => {
+			const { error } = await runNode({ parameters: { resource: 'scan', operation: 'getAll', filters } });
+			expect(error?.message).toMatch(message);
+			expect(mock.api.requests).toHaveLength(0);
+		});
+	}
+});
 
 describe('scan lists and files', () => {
 	test('scan getAll pages through GET /v1/scans', async () => {

@@ -5,9 +5,10 @@ import * as del from './delete.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as getDefault from './getDefault.operation';
+import * as setDefault from './setDefault.operation';
 import * as update from './update.operation';
 
-export const operations = { create, delete: del, get, getAll, getDefault, update };
+export const operations = { create, delete: del, get, getAll, getDefault, setDefault, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -21,8 +22,9 @@ export const description: INodeProperties[] = [
 			{ name: 'Delete', value: 'delete', description: 'Delete an address', action: 'Delete an address' },
 			{ name: 'Get', value: 'get', description: 'Get one address', action: 'Get an address' },
 			{ name: 'Get Default', value: 'getDefault', description: 'Get the default shipping or deposit address', action: 'Get the default address' },
-			{ name: 'Get Many', value: 'getAll', description: 'List the shipping and deposit addresses', action: 'Get many addresses' },
-			{ name: 'Update', value: 'update', description: 'Change fields of an address', action: 'Update an address' },
+			{ name: 'Get Many', value: 'getAll', description: 'List the shipping and deposit addresses, or those of one type', action: 'Get many addresses' },
+			{ name: 'Set Default', value: 'setDefault', description: 'Make an address the default of its type, replacing the previous default', action: 'Set the default address' },
+			{ name: 'Update', value: 'update', description: 'Change fields of an address, its type included', action: 'Update an address' },
 		],
 		default: 'getDefault',
 	},
@@ -31,5 +33,6 @@ export const description: INodeProperties[] = [
 	...get.description,
 	...getAll.description,
 	...getDefault.description,
+	...setDefault.description,
 	...update.description,
 ];

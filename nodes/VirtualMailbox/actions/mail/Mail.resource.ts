@@ -4,11 +4,13 @@ import * as archive from './archive.operation';
 import * as discard from './discard.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as seedMailbox from './seedMailbox.operation';
+import * as seedMailItem from './seedMailItem.operation';
 import * as unarchive from './unarchive.operation';
 import * as undiscard from './undiscard.operation';
 import * as update from './update.operation';
 
-export const operations = { archive, discard, get, getAll, unarchive, undiscard, update };
+export const operations = { archive, discard, get, getAll, seedMailbox, seedMailItem, unarchive, undiscard, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -28,6 +30,8 @@ export const description: INodeProperties[] = [
 				description: 'File a mail item into a folder (picked, by ID or by name, created if missing), take it out of its folder, or mark it read or unread',
 				action: 'Move a mail item to a folder or mark it read',
 			},
+			{ name: 'Seed Mail Item (Sandbox)', value: 'seedMailItem', description: 'Sandbox only: add one test mail item of a chosen type, sender, weight and size', action: 'Seed a mail item in the sandbox' },
+			{ name: 'Seed Mailbox (Sandbox)', value: 'seedMailbox', description: 'Sandbox only: fill the mailbox with sample mail, one output item per mail item', action: 'Seed the mailbox in the sandbox' },
 			{ name: 'Unarchive', value: 'unarchive', description: 'Move an archived mail item back to its previous inbox status', action: 'Unarchive a mail item' },
 			{ name: 'Undiscard', value: 'undiscard', description: 'Cancel a pending discard (shred) request so the mail item is kept', action: 'Undiscard a mail item' },
 		],
@@ -37,6 +41,8 @@ export const description: INodeProperties[] = [
 	...discard.description,
 	...get.description,
 	...getAll.description,
+	...seedMailbox.description,
+	...seedMailItem.description,
 	...unarchive.description,
 	...undiscard.description,
 	...update.description,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { returnAllAndLimit } from '../../../shared/descriptions';
+import { filtersCollection, returnAllAndLimit } from '../../../shared/descriptions';
 import { forOperation } from '../../../shared/display';
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { MAIL_FILTERS, MAIL_SPLITS, mailOrder, mailQuery } from '../../../shared/mail';
@@ -14,14 +14,7 @@ const DEFAULT_PARALLEL = 6;
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: MAIL_FILTERS,
-	},
+	filtersCollection(MAIL_FILTERS),
 	{
 		displayName: 'Options',
 		name: 'options',

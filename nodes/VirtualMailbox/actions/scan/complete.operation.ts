@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getId } from '../../../shared/validate';
-import { apiRequest, getApiCredentials, segment } from '../../../shared/transport';
+import { apiRequest, requireSandbox, segment } from '../../../shared/transport';
 import { scanIdField } from './Scan.fields';
 import { forOperation } from '../../../shared/display';
 
@@ -37,13 +37,7 @@ const properties: INodeProperties[] = [
 export const description = forOperation('scan', 'complete', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const credentials = await getApiCredentials.call(this);
-	if (credentials.environment === 'production') {
-		throw new NodeOperationError(this.getNode(), 'Complete (Sandbox) only works against the sandbox', {
-			itemIndex: i,
-			description: 'The credential points at Production. Use a credential whose Environment is Sandbox (or Custom for a local simulator).',
-		});
-	}
+	await requireSandbox.call(this, 'Complete (Sandbox)', i);
 	const id = getId.call(this, 'scanId', i, 'Scan ID', 'text');
 	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const body: IDataObject = {};

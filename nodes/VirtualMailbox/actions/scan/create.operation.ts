@@ -19,6 +19,7 @@ export const description: INodeProperties[] = forOperation('scan', 'create', [
 		name: 'type',
 		type: 'options',
 		default: 'scan',
+		description: 'Letters and large letters take a scan; magazines, catalogs, softpaks and packages take an open-and-scan request',
 		options: [
 			{ name: 'Scan', value: 'scan', description: 'Scan the envelope\'s contents without keeping the item opened' },
 			{ name: 'Open and Scan', value: 'open', description: 'Open (unbox) the item and scan what is inside' },

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { optionsOf, returnAllAndLimit } from '../../../shared/descriptions';
+import { filtersCollection, optionsOf, returnAllAndLimit } from '../../../shared/descriptions';
 import { readReturnAll } from '../../../shared/validate';
 import { listPaginated } from '../../../shared/transport';
 import { forOperation } from '../../../shared/display';
@@ -10,17 +10,10 @@ const STATUSES = ['shipped', 'in_progress', 'payment_failed', 'rejected'];
 
 export const description: INodeProperties[] = forOperation('shipment', 'getAll', [
 	...returnAllAndLimit(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ displayName: 'Status', name: 'status', type: 'multiOptions', default: [], options: optionsOf(STATUSES) },
-			{ displayName: 'Type', name: 'type', type: 'multiOptions', default: [], options: optionsOf(TYPES) },
-		],
-	},
+	filtersCollection([
+		{ displayName: 'Status', name: 'status', type: 'multiOptions', default: [], options: optionsOf(STATUSES) },
+		{ displayName: 'Type', name: 'type', type: 'multiOptions', default: [], options: optionsOf(TYPES) },
+	]),
 ]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {

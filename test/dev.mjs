@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { startSimulator } from './simulator/server.mjs';
 import { OWNER, startN8n } from './e2e/real-n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
-import { exampleWorkflows, examplesEnv, triggeredExamples } from './e2e/examples.mjs';
+import { exampleWorkflows, examplesHome, setUpExample, triggeredExamples } from './e2e/examples.mjs';
 import { ensureRuntime } from './setup/n8n-runtime.mjs';
 import { startCluster } from './queue/cluster.mjs';
 
@@ -48,16 +48,16 @@ try {
 	say(`Simulator: ${sim.url}`);
 
 	const userFolder = path.join(HOME, 'n8n');
-	const scansDir = path.join(HOME, 'scans');
-	fs.mkdirSync(scansDir, { recursive: true });
+	// n8n's default security settings; its home (and so ~/.n8n-files, where the examples save scans) is HOME.
+	const { env: n8nEnv, filesFolder: scansDir } = examplesHome(HOME);
 	const firstRun = QUEUE || !fs.existsSync(path.join(userFolder, '.vmb-imported'));
-	const workflows = exampleWorkflows();
+	const workflows = exampleWorkflows().map((w) => ({ ...w, workflow: setUpExample(w.workflow, scansDir) }));
 	let cluster;
 	if (QUEUE) {
 		say('Starting PostgreSQL, Redis and n8n in queue mode (a main, two workers, two webhook processes)…');
 		cluster = await startCluster({
 			mainPort: N8N_PORT,
-			env: examplesEnv(scansDir),
+			env: n8nEnv,
 			credentials: [credentialFor(sim)],
 			workflows: workflows.map((w) => w.workflow),
 			waitForWebhooks: triggeredExamples().map((w) => w.path),
@@ -70,7 +70,7 @@ try {
 		userFolder,
 		port: N8N_PORT,
 		dev: true,
-		env: examplesEnv(scansDir),
+		env: n8nEnv,
 		credentials: firstRun ? [credentialFor(sim)] : [],
 		workflows: firstRun ? workflows.map((w) => w.workflow) : [],
 		waitForWebhooks: triggeredExamples().map((w) => w.path),
@@ -82,7 +82,8 @@ try {
 	}
 	// Production webhooks reach the webhook processes in queue mode (the first stands for a load balancer).
 	const webhookBase = cluster?.webhookBases[0] ?? n8n.base;
-	for (const { events, path: hookPath } of triggeredExamples()) {
+	// Filing by rules and by sender would both file the same mail: the demo subscribes the rules.
+	for (const { events, path: hookPath } of triggeredExamples().filter((w) => w.file !== 'file-new-mail-by-sender.json')) {
 		for (const event of events) {
 			await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url: `${webhookBase}/webhook/${hookPath}` }) });
 		}

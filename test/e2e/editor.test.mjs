@@ -159,3 +159,34 @@ test('both icons read at 16 px and 64 px: visible shapes with contrast on their 
 		expect(spread, `${id}: luminance range`).toBeGreaterThan(100);
 	}
 }, 60_000);
+
+// The example workflows (examples/*.json), each opened as a user who imported it sees it: every node
+// known to this n8n and the sticky note saying what to set up.
+// A screenshot of each lands in test-artifacts/editor/example-<name>.png.
+test('the editor opens every example', async () => {
+	const { exampleWorkflows } = await import('./examples.mjs');
+	const { restClient } = await import('./real-n8n.mjs');
+	const rest = await restClient(n8n.base);
+	await page.emulateMedia({ colorScheme: 'light' });
+	await page.evaluate(() => localStorage.setItem('N8N_THEME', 'light'));
+	const examples = exampleWorkflows();
+	expect(examples.length).toBeGreaterThanOrEqual(5);
+	for (const { file, workflow } of examples) {
+		const { id: _id, active: _active, ...body } = workflow;
+		const created = (await rest.call('POST', '/rest/workflows', { ...body, name: `${workflow.name} (editor check)` })).data;
+		await page.goto(`${n8n.base}/workflow/${created.id}`);
+		const nodes = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
+		await page.waitForFunction(
+			(names) => names.every((name) => [...document.querySelectorAll('[data-test-id="canvas-node"]')].some((e) => e.textContent.includes(name))) && [...document.images].every((i) => i.complete),
+			nodes.map((n) => n.name),
+			{ timeout: 60_000 },
+		);
+		await page.waitForTimeout(500);
+		await shot(`example-${file.replace(/\.json$/, '')}`);
+		const canvas = await page.locator('[data-test-id="canvas-node"]').allTextContents();
+		for (const node of nodes) expect(canvas.some((text) => text.includes(node.name)), `${file}: ${node.name}`).toBe(true);
+		// The sticky note's heading; n8n marks a node whose type or version it lacks "not installed".
+		await expect(page.getByText('Set up', { exact: true }).count(), `${file}: sticky note`).resolves.toBeGreaterThan(0);
+		expect(await page.locator('body').textContent(), file).not.toMatch(/not (currently )?installed/i);
+	}
+}, 300_000);

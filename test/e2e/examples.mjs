@@ -23,7 +23,25 @@ export function triggeredExamples() {
 	return exampleWorkflows().filter((w) => w.path);
 }
 
-/** What the examples need from n8n: where "save completed scans" may write, read through $env. */
-export function examplesEnv(scansDir) {
-	return { VMB_SCANS_DIR: scansDir, N8N_RESTRICT_FILE_ACCESS_TO: scansDir, N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false' };
+/**
+ * Where n8n 2.x lets workflows read and write files by default: `~/.n8n-files` of the user running
+ * n8n (N8N_RESTRICT_FILE_ACCESS_TO's default in @n8n/config's SecurityConfig; 1.x allows any folder
+ * but n8n's own). The examples are written for n8n's Docker image, whose home is /home/node.
+ */
+export const EXAMPLES_FILES_FOLDER = '/home/node/.n8n-files';
+
+/**
+ * n8n's process environment for running the examples with n8n's default security settings: only
+ * HOME, so that `~/.n8n-files` is a folder of the test's own (created here, as the sticky note of
+ * "save completed scans" asks). No N8N_* override.
+ */
+export function examplesHome(home) {
+	const filesFolder = path.join(home, '.n8n-files');
+	fs.mkdirSync(filesFolder, { recursive: true });
+	return { env: { HOME: home }, filesFolder };
+}
+
+/** An example as a user sets it up following its sticky note: the files folder of their n8n. */
+export function setUpExample(workflow, filesFolder) {
+	return JSON.parse(JSON.stringify(workflow).replaceAll(EXAMPLES_FILES_FOLDER, filesFolder));
 }

@@ -9,7 +9,7 @@ import { startSimulator } from '../simulator/server.mjs';
 import * as S from '../support/schemas.mjs';
 import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
 import { credentialFor, operationsWorkflow, pollWorkflows, readOnlyCredentialFor, triggerWorkflow } from './workflows.mjs';
-import { exampleWorkflows, examplesEnv, triggeredExamples } from './examples.mjs';
+import { exampleWorkflows, examplesHome, setUpExample, triggeredExamples } from './examples.mjs';
 import { payloads, sign } from '../support/webhooks.mjs';
 
 const MAILS = 2_500;
@@ -17,7 +17,8 @@ let sim;
 let n8n;
 let rest;
 let userFolder;
-let scansDir;
+let filesFolder;
+let n8nEnv;
 let polledScan;
 let n8nPort;
 const allExamples = exampleWorkflows();
@@ -31,8 +32,8 @@ const triggers = {
 beforeAll(async () => {
 	sim = await startSimulator({ count: MAILS, seed: 11 });
 	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-e2e-'));
-	scansDir = path.join(userFolder, 'scans');
-	fs.mkdirSync(scansDir);
+	// n8n's default security settings: the examples run as a user sets them up, nothing relaxed.
+	({ env: n8nEnv, filesFolder } = examplesHome(path.join(userFolder, 'home')));
 	// For the poll trigger test: a scan pending before n8n starts, so the first poll records it
 	// pending and a later one sees it complete.
 	const mail = (await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: 'Polling Bank' }) }).then((r) => r.json())).mail;
@@ -42,9 +43,9 @@ beforeAll(async () => {
 	n8n = await startN8n({
 		userFolder,
 		port: n8nPort,
-		env: examplesEnv(scansDir),
+		env: n8nEnv,
 		credentials: [credentialFor(sim), readOnlyCredentialFor(sim)],
-		workflows: [operations, triggers.plain.workflow, triggers.download.workflow, ...allExamples.map((e) => e.workflow), ...pollWorkflows()],
+		workflows: [operations, triggers.plain.workflow, triggers.download.workflow, ...allExamples.map((e) => setUpExample(e.workflow, filesFolder)), ...pollWorkflows()],
 		waitForWebhooks: ['op/account-get', triggers.plain.path, triggers.download.path, ...examples.map((e) => e.path)],
 		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
 	});
@@ -328,17 +329,42 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 	});
 
 	const executionsOf = async (workflowId) => rest.executions(workflowId);
-	beforeAll(async () => {
-		for (const example of examples) {
+	const add = (body) => fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+	/** The service's subscriptions: only these examples get deliveries (two filing examples would file the same mail). */
+	const subscribeOnly = async (files) => {
+		await fetch(`${sim.url}/_control/webhooks`, { method: 'DELETE' });
+		for (const example of examples.filter((e) => files.includes(e.file))) {
 			for (const event of example.events) {
 				await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url: `${n8n.base}/webhook/${example.path}` }) });
 			}
 		}
+	};
+	/** The items a node of an example output, over every execution of it. */
+	const outputsOf = async (workflowId, node) => {
+		const out = [];
+		for (const e of await executionsOf(workflowId)) {
+			const run = (await rest.execution(e.id)).data.resultData.runData;
+			if (run[node]) out.push(...run[node][0].data.main[0].map((i) => i.json));
+		}
+		return out;
+	};
+
+	test('every example is set up for a default n8n: trigger version 2 with pinned sample data in its shape, a sticky note, no $env', () => {
+		for (const { file, workflow } of allExamples) {
+			expect(workflow.nodes.some((n) => n.type === 'n8n-nodes-base.stickyNote' && /Set up/.test(n.parameters.content)), file).toBe(true);
+			expect(JSON.stringify(workflow), file).not.toMatch(/\$env/);
+			const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger');
+			if (!trigger) continue;
+			expect(trigger.typeVersion, file).toBe(2);
+			const sample = workflow.pinData[trigger.name];
+			expect(sample.length, file).toBeGreaterThan(0);
+			for (const { json } of sample) expect(typeof json.id, file).toBe('string');
+		}
 	});
 
 	test('new mail from a sender is filed into a folder of that name (created once) and marked read; packages raise an alert', async () => {
+		await subscribeOnly(['file-new-mail-by-sender.json', 'package-arrived-alert.json']);
 		const sender = 'Acme Insurance Claims';
-		const add = (body) => fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
 		const first = await add({ sender_name: sender, mail_type: 'package' });
 		const second = await add({ sender_name: sender });
 		expect(first.deliveries.map((d) => d.status)).toEqual([200, 200]);
@@ -351,18 +377,43 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 		expect(folders).toHaveLength(1);
 		for (const id of [first.mail.id, second.mail.id]) expect(db.mails.find((m) => m.id === id)).toMatchObject({ folder_id: folders[0].id, is_read: true });
 		await waitFor(async () => (await executionsOf('VmbExamplePack01')).length === 2, 30_000);
-		const alerts = [];
-		for (const e of await executionsOf('VmbExamplePack01')) {
-			const run = (await rest.execution(e.id)).data.resultData.runData;
-			if (run['Alert the team']) alerts.push(run['Alert the team'][0].data.main[0][0].json);
-		}
-		expect(alerts).toEqual([{ alert: expect.stringMatching(new RegExp(`^Package from ${sender} for Ada Lovelace`)), mail_id: first.mail.id }]);
+		// The alert compares mail_type with "package", the value the version-2 trigger outputs.
+		expect(await outputsOf('VmbExamplePack01', 'Alert the team')).toEqual([{ alert: expect.stringMatching(new RegExp(`^Package from ${sender} for Ada Lovelace \\(2\\.5 lb\\)`)), mail_id: first.mail.id }]);
 	});
 
-	test('a completed scan is saved as a PDF file', async () => {
+	test('filing rules without code: bank and utility mail filed into named folders (created once) and marked read, packages filed and alerted, the rest left alone', async () => {
+		await subscribeOnly(['file-mail-by-rules.json']);
+		const mails = {
+			bank: (await add({ sender_name: 'First National Bank' })).mail,
+			bills: (await add({ sender_name: 'City Utilities', mail_type: 'large_letter' })).mail,
+			pkg: (await add({ sender_name: 'Parts Shop', mail_type: 'package' })).mail,
+			other: (await add({ sender_name: 'Grandma' })).mail,
+			bank2: (await add({ sender_name: 'Wells Fargo' })).mail,
+		};
+		const find = (db, mail) => db.mails.find((m) => m.id === mail.id);
+		await waitFor(async () => {
+			const db = await state();
+			return ['bank', 'bills', 'pkg', 'bank2'].every((k) => find(db, mails[k]).folder_id) && (await executionsOf('VmbExampleRules1')).length === 5;
+		}, 60_000);
+		const db = await state();
+		const folder = (name) => {
+			const found = db.folders.filter((f) => f.name === name);
+			expect(found, name).toHaveLength(1);
+			return found[0].id;
+		};
+		expect(find(db, mails.bank)).toMatchObject({ folder_id: folder('Banks'), is_read: true });
+		expect(find(db, mails.bank2)).toMatchObject({ folder_id: folder('Banks'), is_read: true });
+		expect(find(db, mails.bills)).toMatchObject({ folder_id: folder('Bills'), is_read: true });
+		expect(find(db, mails.pkg)).toMatchObject({ folder_id: folder('Packages'), is_read: false });
+		expect(find(db, mails.other)).toMatchObject({ folder_id: null, is_read: false });
+		expect(await outputsOf('VmbExampleRules1', 'Alert: package arrived')).toEqual([{ alert: expect.stringMatching(/^Package from Parts Shop for Ada Lovelace/), mail_id: mails.pkg.id }]);
+	});
+
+	test('a completed scan is saved as a PDF file in ~/.n8n-files, where a default n8n 2.x lets workflows write', async () => {
+		await subscribeOnly(['save-completed-scans.json']);
 		const pending = (await state()).scans.find((s) => s.status === 'IN_PROCESS' && s.type === 'SCAN_REQUEST');
 		await fetch(`${sim.url}/_control/scans/${pending.id}/status`, { method: 'POST', body: JSON.stringify({ status: 'COMPLETED' }) });
-		const file = path.join(scansDir, `${pending.id}.pdf`);
+		const file = path.join(filesFolder, `${pending.id}.pdf`);
 		await waitFor(async () => fs.existsSync(file) && fs.statSync(file).size > 0, 30_000);
 		expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
 	});
@@ -417,7 +468,7 @@ describe('across a restart of n8n', () => {
 		};
 		await waitFor(async () => (await delivered()) === 1, 30_000);
 		await n8n.stop();
-		n8n = await startN8n({ userFolder, port: n8nPort, env: examplesEnv(scansDir), waitForWebhooks: [triggers.plain.path] });
+		n8n = await startN8n({ userFolder, port: n8nPort, env: n8nEnv, waitForWebhooks: [triggers.plain.path] });
 		rest = await restClient(n8n.base);
 		const replay = sign(body, { secret: sim.webhookSecret });
 		expect((await fetch(url(), { method: 'POST', headers: replay.headers, body: replay.raw })).status).toBe(200);

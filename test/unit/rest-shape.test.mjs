@@ -185,3 +185,21 @@ describe('the same mail, scan and shipment from the simulator: webhook v2 = REST
 		expectSameShape(webhook, detail, ['id', 'status', 'service_name', 'tracking_number', 'destination']);
 	});
 });
+
+describe('the examples', () => {
+	test("pinned sample data on each example's trigger is what version 2 outputs for the delivery it carries", async () => {
+		const { exampleWorkflows } = await import('../e2e/examples.mjs');
+		let checked = 0;
+		for (const { file, workflow } of exampleWorkflows()) {
+			const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger');
+			if (!trigger) continue;
+			expect(trigger.typeVersion, file).toBe(2);
+			for (const { json } of workflow.pinData[trigger.name]) {
+				expect(trigger.parameters.events, file).toContain(json.event);
+				expect(json, file).toEqual({ event: json.event, ...restShapeOf(json.event, json.delivery) });
+				checked++;
+			}
+		}
+		expect(checked).toBeGreaterThanOrEqual(4);
+	});
+});

@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { pollsInFlight } from '../shared/state/pollsInFlight';
+import type { Query } from '../shared/transport';
 import { type CompletionEvent, pollCompletions } from './completions';
 import { pollNewMail } from './newMail';
 import { fingerprintOf, type PollState } from './state';
@@ -87,7 +88,7 @@ export class VirtualMailboxPollTrigger implements INodeType {
 		const event = this.getNodeParameter('event') as PollEvent;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const manual = this.getMode() === 'manual';
-		const query = event === 'new-mail' ? mailQuery(this.getNodeParameter('filters', {}) as IDataObject) : {};
+		const query: Query = event === 'new-mail' ? { ...mailQuery(this.getNodeParameter('filters', {}) as IDataObject), sort: 'newest' } : {};
 		const key = `${this.getWorkflow().id ?? ''}|${this.getNode().id}`;
 		// One poll in flight per trigger: a second one would start from the same state and emit twice.
 		if (!manual && !pollsInFlight.start(key)) return null;
@@ -100,7 +101,7 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				for (const field of Object.keys(state)) delete state[field];
 				state.fingerprint = fingerprint;
 			}
-			items = event === 'new-mail' ? await pollNewMail.call(this, state, manual) : await pollCompletions.call(this, event as CompletionEvent, state, manual);
+			items = event === 'new-mail' ? await pollNewMail.call(this, state, query, manual) : await pollCompletions.call(this, event as CompletionEvent, state, manual);
 		} finally {
 			if (!manual) pollsInFlight.end(key);
 		}

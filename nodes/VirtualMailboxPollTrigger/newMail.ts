@@ -2,18 +2,17 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, NodeApiError } fr
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEPTH_LIMIT } from '../shared/constants';
-import { MAIL_SPLITS, mailQuery } from '../shared/mail';
+import { MAIL_SPLITS } from '../shared/mail';
 import { divideQuery, eachPage, getPage, type Query } from '../shared/transport';
 import { compareKeys, isAboveFloor, type OrderKey, orderKeyOf, primingDone, recordItems, selectNew } from './floor';
 import type { PollState } from './state';
 
 /**
- * New Mail (the guarantee: VirtualMailboxPollTrigger.node.ts). Each poll reads the trigger's
- * query newest first down to the floor, the cursor used within this poll only, and emits what is
- * above the floor and not recorded, oldest first.
+ * New Mail (the guarantee: VirtualMailboxPollTrigger.node.ts). Each poll reads `query` (the
+ * trigger's filters, sort=newest) down to the floor, the cursor used within this poll only, and
+ * emits what is above the floor and not recorded, oldest first.
  */
-export async function pollNewMail(this: IPollFunctions, state: PollState, manual: boolean): Promise<INodeExecutionData[]> {
-	const query: Query = { ...mailQuery(this.getNodeParameter('filters', {}) as IDataObject), sort: 'newest' };
+export async function pollNewMail(this: IPollFunctions, state: PollState, query: Query, manual: boolean): Promise<INodeExecutionData[]> {
 	if (manual) {
 		// A test run shows the latest items and leaves the state alone (n8n does not save it then).
 		const page = await getPage(this, '/v1/mails', query, 5, undefined);

@@ -431,8 +431,10 @@ describe('poll trigger in real n8n (polls once a minute)', () => {
 	const control = (url, body) => fetch(`${sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
 
 	test('after the first poll records where things stand, a new package and a completed scan each start one execution; the scan file is downloaded', async () => {
-		// the scan was requested right after n8n started (beforeAll), so the first poll sees it pending
-		await waitFor(async () => sim.requests.some((r) => r.path === '/v1/mails' && r.query.scan_status) && sim.requests.some((r) => r.path === '/v1/mails' && r.query.mail_type), 90_000);
+		// the scan was requested right after n8n started (beforeAll), so the first poll sees it pending;
+		// each trigger's first poll (at activation) primes: the scans of its type, the whole mailbox
+		const polled = (match) => sim.requests.some((r) => r.key === 'read-only' && match(r));
+		await waitFor(async () => polled((r) => r.path === '/v1/scans' && r.query.type) && polled((r) => r.path === '/v1/mails' && r.query.sort?.[0] === 'newest' && !r.query.mail_type), 90_000);
 		const pkg = (await control('/mail', { sender_name: 'Poll Shop', mail_type: 'package' })).mail;
 		await control('/mail', { sender_name: 'Poll Letter' });
 		await control(`/scans/${polledScan.id}/status`, { status: 'COMPLETED' });

@@ -10,8 +10,10 @@ export const SCAN_LIST_STATUSES = SCAN_FILTERS.filter((s) => s !== 'none');
 export const SCAN_LIST_TYPES = { scan: 'SCAN_REQUEST', open: 'UNBOXING_REQUEST' };
 const WINDOW_DAYS = { week: 7, month: 31, half_year: 183, year: 366 };
 
-function list(params, name, allowed) {
-	const values = params.getAll(name).flatMap((v) => v.split(','));
+/** A list filter's values (repeated keys) as a Set, each one of `allowed`; undefined when not given. */
+export function list(params, name, allowed) {
+	// One value per key, as the SDK sends lists: `status=inbox,archived` is one unknown value (422).
+	const values = params.getAll(name);
 	for (const value of values) {
 		if (!allowed.includes(value)) throw validationError(`${name} must be one of ${allowed.join(', ')}`, name);
 	}

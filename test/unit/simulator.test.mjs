@@ -96,6 +96,7 @@ describe('the SDK\'s API beyond the published spec (issue #25)', () => {
 		const deposits = await ok('GET', '/v1/shipments?type=check_deposit&type=pickup&limit=100');
 		expect(deposits.data.every((s) => ['check_deposit', 'pickup'].includes(s.type))).toBe(true);
 		expect(deposits.total_count).toBe(sim.db.shipments.filter((s) => ['check_deposit', 'pickup'].includes(s.type)).length);
+		await problem('GET', '/v1/shipments?status=lost', 422);
 	});
 	test('DELETE /v1/scans/{id} answers the deleted scan', async () => {
 		const scan = sim.db.scans.find((s) => s.status === 'COMPLETED');
@@ -243,6 +244,9 @@ describe('pagination rules', () => {
 		expect(week.total_count).toBeGreaterThan(0);
 		expect(week.total_count).toBeLessThan((await ok('GET', '/v1/mails?arrived=year&limit=1')).total_count);
 		await problem('GET', '/v1/mails?status=lost', 422);
+		// Lists are repeated keys (the SDK's encoding): a comma-joined value is no status.
+		await problem('GET', '/v1/mails?status=inbox,archived', 422);
+		await problem('GET', '/v1/scans?status=completed,cancelled', 422);
 	});
 });
 

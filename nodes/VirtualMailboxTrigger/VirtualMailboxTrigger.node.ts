@@ -11,11 +11,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { claimQueues } from '../shared/state/claimQueues';
 import { retryPolicy } from '../shared/state/retryPolicy';
 import { attachLink, downloadFileOption, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
-import { claimDelivery, claimPolicy, deliveryKeyOf } from './claims';
+import { claimDelivery, claimPolicy, deliveryKeyOf, queuedStore } from './claims';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
 import { judge, stateOf } from './deliveries';
 import { restShapeOf } from './restShape';
@@ -203,18 +202,7 @@ export class VirtualMailboxTrigger implements INodeType {
 			const result = await this.helpers.checkProcessedAndRecord(values, 'node', { mode: 'entries', maxEntries: claimPolicy.maxEntries });
 			return new Set(result.processed.map(String));
 		};
-		const store = {
-			record: async (values: string[]) =>
-				await claimQueues.run(scope, async () => {
-					try {
-						return await record(values);
-					} catch {
-						// The node's first record: two processes inserting it at once, one insert fails.
-						await sleep(claimPolicy.settleMs);
-						return await record(values);
-					}
-				}),
-		};
+		const store = queuedStore(scope, record, sleep);
 		const kept: INodeExecutionData[] = [];
 		for (const item of items) {
 			const key = deliveryKeyOf(deliveryOf(item.json));

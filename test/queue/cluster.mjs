@@ -1,7 +1,7 @@
 // n8n in queue mode, as users scale it, on loopback: PostgreSQL 17 and Redis (test/setup/
 // queue-services.mjs), one main process (editor, REST, activation, poll triggers; production
-// webhooks off), two `n8n worker` processes that run every production execution from the Redis
-// queue, and two `n8n webhook` processes that receive production webhooks. Everything lives in one
+// webhooks off), `n8n worker` processes (two unless asked) that run every production execution
+// from the Redis queue, and two `n8n webhook` processes that receive production webhooks. Everything lives in one
 // temporary folder, removed by stop().
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,20 +9,22 @@ import path from 'node:path';
 import { startPostgres, startRedis } from '../setup/queue-services.mjs';
 import { freePort, startN8n } from '../e2e/real-n8n.mjs';
 
+/** Workers a cluster gets unless startCluster is given `workers`. */
 export const WORKERS = 2;
 export const WEBHOOK_PROCESSES = 2;
 
 /**
  * Start the whole cluster. `credentials` and `workflows` are imported through the main process;
- * `waitForWebhooks` are paths each webhook process must serve before this resolves.
+ * `waitForWebhooks` are paths each webhook process must serve before this resolves; `workers` is how
+ * many `n8n worker` processes run.
  */
-export async function startCluster({ credentials = [], workflows = [], waitForWebhooks = [], env = {}, mainPort, log = () => {} }) {
+export async function startCluster({ credentials = [], workflows = [], waitForWebhooks = [], env = {}, workers = WORKERS, mainPort, log = () => {} }) {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-queue-'));
 	fs.chmodSync(root, 0o755); // PostgreSQL runs as nobody when this runs as root
 	const postgres = await startPostgres({ root: path.join(root, 'postgres'), port: await freePort(), log });
 	const redis = await startRedis({ port: await freePort(), log });
 	const ports = { main: mainPort ?? (await freePort()), workers: [], webhooks: [] };
-	for (let i = 0; i < WORKERS; i++) ports.workers.push(await freePort());
+	for (let i = 0; i < workers; i++) ports.workers.push(await freePort());
 	for (let i = 0; i < WEBHOOK_PROCESSES; i++) ports.webhooks.push(await freePort());
 	const shared = {
 		DB_TYPE: 'postgresdb',
@@ -62,8 +64,8 @@ export async function startCluster({ credentials = [], workflows = [], waitForWe
 				...ports.webhooks.map((port, i) => startN8n({ userFolder: folder(`webhook-${i + 1}`), port, command: 'webhook', env: shared, waitForWebhooks, log: (l) => log(`[webhook ${i + 1}] ${l}`) })),
 			];
 			const started = await Promise.all(others);
-			this.workers = started.slice(0, WORKERS);
-			this.webhooks = started.slice(WORKERS);
+			this.workers = started.slice(0, workers);
+			this.webhooks = started.slice(workers);
 		},
 		/** Stop every n8n process (Postgres and Redis keep running). */
 		async stopN8nProcesses() {

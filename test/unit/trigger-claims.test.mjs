@@ -154,22 +154,23 @@ describe('the claim protocol (pure, against a store that loses concurrent update
 		expect([0, 5, 100, 200, 1000, 10_000, 60_000].map(settleMsFor)).toEqual([300, 300, 300, 600, 3000, 30_000, 30_000]);
 	});
 
-	test('seeded random schedules (copies in 2 or 3 processes, unrelated deliveries in between, writes of 1 ms to 2.4 s that differ up to 3x, so that no write waits past the ceiling): each delivery runs exactly once; a replay afterwards is a duplicate but for a rare one whose entries a late write overwrote', async () => {
+	test('seeded random schedules (copies in 2 to 4 processes, unrelated deliveries in between, writes of 1 ms to 2.4 s that differ up to 3x, so that no write waits past the ceiling): each delivery runs exactly once; a replay afterwards is a duplicate but for a rare one whose entries a late write overwrote', async () => {
 		const typical = [1, 20, 200, 400, 800];
 		let forgotten = 0;
 		let deliveries = 0;
-		for (let run = 0; run < 300; run++) {
+		for (let run = 0; run < 1500; run++) {
 			const seed = 26_000 + run;
 			const writeMs = typical[run % typical.length];
-			const { ran, replays, outcomes } = await schedule({ seed, processes: 2 + (run % 2), deliveries: 8, spreadMs: writeMs * 2, writeMs: aroundMs(writeMs) });
+			const { ran, replays, outcomes } = await schedule({ seed, processes: 2 + (run % 3), deliveries: 8, spreadMs: writeMs * 2, writeMs: aroundMs(writeMs) });
 			expect(ran, `seed ${seed}: copies run per delivery (writes around ${writeMs} ms; claims ${JSON.stringify(outcomes)})`).toEqual(ran.map(() => 1));
 			forgotten += replays.filter((outcome) => outcome !== 'duplicate').length;
 			deliveries += ran.length;
 		}
 		// The store itself can lose an entry after every claim has decided (a write that read before
-		// the last of them landed, after): a replay of that delivery then runs again. Seen for 1 of
-		// these 2,400 deliveries; far more would mean the claims no longer leave the store settled.
-		expect(forgotten).toBeLessThanOrEqual(deliveries / 200);
+		// the last of them landed, after): a replay of that delivery then runs again. None in these
+		// 12,000 deliveries, about 3 in 12,000 with other seeds and four processes; far more would
+		// mean the claims no longer leave the store settled.
+		expect(forgotten).toBeLessThanOrEqual(deliveries / 1000);
 	});
 
 	test('the same schedules with a fixed 0.3 s wait and writes one at a time (the protocol before): copies run twice once writes take longer', async () => {

@@ -165,6 +165,7 @@ export class ModelRun {
 			this.stats.maxMails = Math.max(this.stats.maxMails, this.db.mails.length);
 		}
 		this.endEpoch();
+		this.stats.requests = this.sim.requests.length;
 		return this.stats;
 	}
 
@@ -464,7 +465,6 @@ export class ModelRun {
 			ep.top.push(key);
 			this.stats.emitted++;
 		}
-		this.stats.requests = this.sim.requests.length;
 		if (this.emittedToWorkflow.length > 5_000) this.emittedToWorkflow.splice(0, 2_500);
 		ep.top.sort((a, b) => cmp(b, a));
 		ep.top.length = Math.min(ep.top.length, MAX_REMEMBERED);

@@ -120,7 +120,10 @@ export function foldersNamed(folders: IDataObject[], name: string, { exact = fal
 	return matches.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-/** Pure: GET /v1/folders answers with a bare array or an object holding it (the provider's SDK shows both). */
+/**
+ * Pure: the folders of a GET /v1/folders answer. The provider's SDK declares `{ data: [...] }`; a
+ * bare array or another single list key is read too, so a variation of the answer does not break it.
+ */
 export function unwrapFolderList(body: unknown): IDataObject[] | undefined {
 	if (Array.isArray(body)) return body as IDataObject[];
 	if (!body || typeof body !== 'object') return undefined;

@@ -36,6 +36,13 @@ operationCases('folder operations send the exact request and output the API obje
 		output: [{ id: '9', deleted: true }],
 	},
 	{
+		name: 'folder getAll: the SDK\'s { data } answer',
+		parameters: { resource: 'folder', operation: 'getAll', returnAll: true },
+		request: ['GET', '/v1/folders'],
+		reply: { data: [F.folder(1), F.folder(2)] },
+		output: [F.folder(1), F.folder(2)],
+	},
+	{
 		name: 'folder getAll (bare array)',
 		parameters: { resource: 'folder', operation: 'getAll', returnAll: true },
 		request: ['GET', '/v1/folders'],

@@ -298,14 +298,17 @@ export class VirtualMailboxTrigger implements INodeType {
 		// n8n answers the sender only when this returns, and the service drops a delivery it waits too
 		// long for (it never retries): enrichment gets a deadline. It works on a copy, so a late finish
 		// cannot change the item once it is handed to n8n.
+		// Once answered without it, the download is stopped rather than left running in the background.
 		const enriched: INodeExecutionData = { json: { ...item.json } };
+		const answered = new AbortController();
 		const enrichment = (async () => {
 			if (options.includeDetails) await addDetails.call(this, event, body, enriched);
-			if (options.downloadFile) await addFile.call(this, event, body, enriched, options.binaryPropertyName || 'data', maxBytesOf({ maxFileSizeMb: options.maxFileSizeMb }));
+			if (options.downloadFile) await addFile.call(this, event, body, enriched, options.binaryPropertyName || 'data', maxBytesOf({ maxFileSizeMb: options.maxFileSizeMb }), answered.signal);
 			return true;
 		})();
 		const finished = await Promise.race([enrichment, sleep(retryPolicy.answerWithinMs).then(() => false)]);
 		if (finished) return { workflowData: [[enriched]] };
+		answered.abort();
 		item.json.enrichment_error = `Add Full Resource or Download File did not finish within ${retryPolicy.answerWithinMs / 1000} s, so the delivery was answered without them (the service drops deliveries it waits too long for). Fetch the record or file in the workflow instead.`;
 		return { workflowData: [[item]] };
 	}
@@ -353,8 +356,8 @@ async function addDetails(this: IWebhookFunctions, event: EventName, body: IData
 }
 
 /** Download the pre-signed file now, before the link expires; a failure is described in the item. */
-async function addFile(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, property: string, maxBytes: number): Promise<void> {
+async function addFile(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, property: string, maxBytes: number, signal: AbortSignal): Promise<void> {
 	const field = FILE_FIELD[event];
 	if (!field) return;
-	await attachLink.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property, { missing: `The delivery has no ${field}`, maxBytes });
+	await attachLink.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property, { missing: `The delivery has no ${field}`, maxBytes, signal });
 }

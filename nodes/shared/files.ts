@@ -80,11 +80,11 @@ export async function attachLink(
 	url: unknown,
 	fallbackName: string,
 	property: string,
-	{ missing = 'No file link to download', maxBytes }: { missing?: string; maxBytes?: number } = {},
+	{ missing = 'No file link to download', maxBytes, signal }: { missing?: string; maxBytes?: number; signal?: AbortSignal } = {},
 ): Promise<void> {
 	if (typeof url !== 'string' || url === '') {
 		item.json.download_error = missing;
 		return;
 	}
-	await attachFile.call(this, item, property, async () => await downloadFile.call(this, url, fallbackName, { maxBytes }));
+	await attachFile.call(this, item, property, async () => await downloadFile.call(this, url, fallbackName, { maxBytes, signal }));
 }

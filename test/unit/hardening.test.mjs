@@ -8,7 +8,8 @@ import { payloads, request } from '../support/webhooks.mjs';
 import { queryMails } from '../simulator/mail-query.mjs';
 
 const { nextDelay } = dist('nodes/shared/transport/retry.js');
-const { fileNameOf, safeFileName, isPrivateHost } = dist('nodes/shared/transport/download.js');
+const { fileNameOf, safeFileName } = dist('nodes/shared/transport/download.js');
+const { isPrivateHost } = dist('nodes/shared/transport/hosts.js');
 const { asProblem, MAX_PROBLEM_TEXT } = dist('nodes/shared/transport/errors.js');
 const { segment } = dist('nodes/shared/transport/query.js');
 
@@ -349,7 +350,7 @@ describe('row 5: file links reach only public https hosts, within a size cap', (
 		});
 	}
 
-	test('the custom environment (the local simulator) may use its own plain-http host, and loopback', async () => {
+	test('the custom environment (the local simulator) may use its own plain-http host, nothing else over http', async () => {
 		expect(isPrivateHost('127.0.0.1')).toBe(true);
 		const nock = (await import('nock')).default;
 		nock('http://vmb.test').get('/files/e.jpg').reply(200, Buffer.from('jpeg'), { 'content-type': 'image/jpeg' });

@@ -3,7 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { retryPolicy } from '../state/retryPolicy';
 import { type ApiContext, baseUrlOf, getApiCredentials } from './credentials';
+import { beforeDeadline, type Deadline, deadlineIn } from './deadline';
 import type { ErrorContext } from './errors';
+import { canonicalHost, isPrivateHost } from './hosts';
+import { discard, readCapped } from './body';
 import { headerOf, sendWithRetries } from './request';
 
 export interface DownloadedFile {
@@ -18,31 +21,16 @@ export const DEFAULT_MAX_FILE_MB = 100;
 const MAX_FILE_REDIRECTS = 3;
 
 /**
- * Pure: whether a host name or IP literal is loopback, private, link-local or otherwise not a
- * public address. Names are not resolved here (n8n's own SSRF protection can cover DNS).
+ * Pure: why a file link may not be fetched, or undefined when it may. One rule for every
+ * environment: https to a public host. The one exception is the custom server's own host
+ * (`customHost`, canonical; the local simulator), which may also use plain http and be private.
  */
-export function isPrivateHost(hostname: string): boolean {
-	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-	if (host === 'localhost' || host.endsWith('.localhost') || host === '') return true;
-	const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host.replace(/^::ffff:/, ''));
-	if (v4) {
-		const [a, b] = [Number(v4[1]), Number(v4[2])];
-		return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || a >= 224;
-	}
-	if (host.includes(':')) return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
-	return false;
-}
-
-/**
- * Pure: why a file link may not be fetched, or undefined when it may. Only https, except plain
- * http to the custom server of the credential (the local simulator); no private, loopback or
- * link-local targets unless the credential is the custom environment.
- */
-export function fileLinkProblem(link: URL, { custom, customOrigin }: { custom: boolean; customOrigin?: string }): string | undefined {
-	if (link.protocol !== 'https:' && !(link.protocol === 'http:' && custom && link.origin === customOrigin)) {
+export function fileLinkProblem(link: URL, { customHost }: { customHost?: string }): string | undefined {
+	const own = customHost !== undefined && canonicalHost(link.hostname) === customHost;
+	if (link.protocol !== 'https:' && !(own && link.protocol === 'http:')) {
 		return `only https links are downloaded, not ${link.protocol.replace(':', '')}`;
 	}
-	if (!custom && isPrivateHost(link.hostname)) return 'the link points to a private, loopback or link-local address';
+	if (!own && isPrivateHost(link.hostname)) return 'the link points to a private, loopback or link-local address (only public hosts are fetched)';
 	return undefined;
 }
 
@@ -50,23 +38,35 @@ export function fileLinkProblem(link: URL, { custom, customOrigin }: { custom: b
  * Fetch a pre-signed result link (scan PDF, envelope image). No Authorization header: the link
  * carries its own signature, and the API key must never reach a file host. The link and every
  * redirect it takes are checked by fileLinkProblem; the body is read as a stream and stops at
- * `maxBytes`.
+ * `maxBytes`. The whole download (every redirect, retry and byte of the body) ends within
+ * retryPolicy.downloadTimeoutMs, or sooner when `signal` aborts (a caller that stopped waiting).
  */
 export async function downloadFile(
 	this: ApiContext,
 	url: string,
 	fallbackName: string,
-	{ itemIndex, maxBytes = DEFAULT_MAX_FILE_MB * 1024 * 1024 }: { itemIndex?: number; maxBytes?: number } = {},
+	{ itemIndex, maxBytes = DEFAULT_MAX_FILE_MB * 1024 * 1024, signal }: { itemIndex?: number; maxBytes?: number; signal?: AbortSignal } = {},
+): Promise<DownloadedFile> {
+	const refuse = (message: string) => new NodeOperationError(this.getNode(), `The file was not downloaded: ${message}`, { itemIndex });
+	const deadline = deadlineIn(retryPolicy.downloadTimeoutMs, signal);
+	return await beforeDeadline(deadline, fetchFile.call(this, url, fallbackName, { itemIndex, maxBytes, deadline, refuse }), () =>
+		refuse(`it did not finish within ${deadline.ms / 1000} s`),
+	);
+}
+
+async function fetchFile(
+	this: ApiContext,
+	url: string,
+	fallbackName: string,
+	{ itemIndex, maxBytes, deadline, refuse }: { itemIndex?: number; maxBytes: number; deadline: Deadline; refuse: (message: string) => NodeOperationError },
 ): Promise<DownloadedFile> {
 	const credentials = await getApiCredentials.call(this);
-	const custom = credentials.environment === 'custom';
-	let customOrigin: string | undefined;
+	let customHost: string | undefined;
 	try {
-		customOrigin = custom ? new URL(baseUrlOf(credentials)).origin : undefined;
+		customHost = credentials.environment === 'custom' ? canonicalHost(new URL(baseUrlOf(credentials)).hostname) : undefined;
 	} catch {
-		customOrigin = undefined;
+		customHost = undefined;
 	}
-	const refuse = (message: string) => new NodeOperationError(this.getNode(), `The file was not downloaded: ${message}`, { itemIndex });
 	let link: URL;
 	try {
 		link = new URL(url);
@@ -74,10 +74,10 @@ export async function downloadFile(
 		throw refuse('the link is not a valid URL');
 	}
 	for (let hops = 0; ; hops++) {
-		const problem = fileLinkProblem(link, { custom, customOrigin });
+		const problem = fileLinkProblem(link, { customHost });
 		if (problem) throw refuse(problem);
 		const context: ErrorContext = { method: 'GET', path: link.pathname, itemIndex, secrets: [] };
-		const response = await sendWithRetries(this, 'GET', context, {}, async () => {
+		const response = await sendWithRetries(this, 'GET', context, { deadline }, async () => {
 			const answer = (await this.helpers.httpRequest({
 				method: 'GET',
 				url: link.href,
@@ -87,9 +87,10 @@ export async function downloadFile(
 				ignoreHttpStatusErrors: true,
 				disableFollowRedirect: true,
 				timeout: retryPolicy.downloadTimeoutMs,
+				abortSignal: deadline.signal,
 			})) as IN8nHttpFullResponse;
 			// An error's body is read (a little of it) so that its details can show; a redirect's is dropped.
-			if (answer.statusCode >= 300) answer.body = answer.statusCode >= 400 ? await readCapped(answer.body, 64 * 1024, true) : (discard(answer.body), '');
+			if (answer.statusCode >= 300) answer.body = answer.statusCode >= 400 ? await readCapped(answer.body, 64 * 1024, deadline.signal, true) : (discard(answer.body), '');
 			return answer;
 		});
 		if (response.statusCode >= 300 && response.statusCode < 400) {
@@ -101,36 +102,11 @@ export async function downloadFile(
 			}
 			continue;
 		}
-		const data = await readCapped(response.body, maxBytes);
+		const data = await readCapped(response.body, maxBytes, deadline.signal);
 		if (data === undefined) throw refuse(`the file is larger than ${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB (Max File Size)`);
 		const contentType = headerOf(response, 'content-type').split(';')[0].trim() || 'application/octet-stream';
 		return { data, contentType, fileName: fileNameOf(headerOf(response, 'content-disposition'), link.pathname, fallbackName) };
 	}
-}
-
-function discard(body: unknown): void {
-	(body as { destroy?: () => void } | undefined)?.destroy?.();
-}
-
-/** A response body (stream or buffer) as one Buffer; undefined past `maxBytes` (or the first `maxBytes` when `truncate`). */
-async function readCapped(body: unknown, maxBytes: number, truncate = false): Promise<Buffer | undefined> {
-	if (Buffer.isBuffer(body)) return body.length <= maxBytes ? body : truncate ? body.subarray(0, maxBytes) : undefined;
-	if (typeof body === 'string') return readCapped(Buffer.from(body), maxBytes, truncate);
-	if (!body || typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') return Buffer.alloc(0);
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of body as AsyncIterable<Buffer | string>) {
-		const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-		size += piece.length;
-		if (size > maxBytes) {
-			discard(body);
-			if (!truncate) return undefined;
-			chunks.push(piece.subarray(0, piece.length - (size - maxBytes)));
-			break;
-		}
-		chunks.push(piece);
-	}
-	return Buffer.concat(chunks);
 }
 
 /** Pure: percent-decoding that keeps the text as it is when an escape is malformed. */

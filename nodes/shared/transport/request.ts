@@ -5,6 +5,8 @@ import { CREDENTIAL_TYPE } from '../constants';
 import { retryPolicy } from '../state/retryPolicy';
 import { type ApiContext, baseUrlOf, getApiCredentials } from './credentials';
 import { type ErrorContext, keyEnvironmentHint, networkError, problemError } from './errors';
+import { readCapped } from './body';
+import { beforeDeadline, type Deadline, deadlineIn } from './deadline';
 import { buildUrl, type Query } from './query';
 import type { RequestPool } from './pool';
 import { nextDelay, type Failure } from './retry';
@@ -19,6 +21,8 @@ export interface RequestOptions {
 	pool?: RequestPool;
 	/** Order among requests waiting for a slot of `pool`: higher goes first. */
 	priority?: () => number;
+	/** Stops the request (and its retries) when it aborts: the caller no longer wants the answer. */
+	signal?: AbortSignal;
 }
 
 /**
@@ -54,27 +58,51 @@ export async function apiRequest(
 	// decrypt) it again for every request: a Return All of 100 pages would do that 100 times.
 	const { id, name = '' } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 	const credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials as ICredentialDataDecryptedObject };
-	const response = await sendWithRetries(this, method, context, options, async () =>
-		(await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_TYPE,
-			{
-				method,
-				url,
-				body: options.body,
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				// A redirect is never followed: the key and request bodies go to the configured server only.
-				disableFollowRedirect: true,
-				timeout: retryPolicy.timeoutMs,
-			},
-			{ credentialsDecrypted },
-		)) as IN8nHttpFullResponse,
-	);
+	const response = await sendWithRetries(this, method, context, options, async () => {
+		// Each attempt, body included, ends within timeoutMs: n8n's own `timeout` only bounds silence.
+		// The body is read here as a stream, since n8n hands an action node's `abortSignal` over to
+		// the execution's own cancel signal: closing the stream is what ends a dribbling answer.
+		const deadline = deadlineIn(retryPolicy.timeoutMs, options.signal);
+		return await beforeDeadline(
+			deadline,
+			(async () => {
+				const answer = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					{
+						method,
+						url,
+						body: options.body,
+						json: true,
+						encoding: 'stream',
+						returnFullResponse: true,
+						ignoreHttpStatusErrors: true,
+						// A redirect is never followed: the key and request bodies go to the configured server only.
+						disableFollowRedirect: true,
+						timeout: retryPolicy.timeoutMs,
+						abortSignal: deadline.signal,
+					},
+					{ credentialsDecrypted },
+				)) as IN8nHttpFullResponse;
+				answer.body = parsedBody(await readCapped(answer.body, Infinity, deadline.signal));
+				return answer;
+			})(),
+		);
+	});
 	if (response.statusCode >= 300 && response.statusCode < 400) throw redirectError(this, response, context);
 	const body = response.body;
 	return (body === '' || body === null || body === undefined ? {} : body) as IDataObject;
+}
+
+/** Pure: a JSON body parsed, as n8n would with `json: true`; text that is not JSON stays text, an empty body is ''. */
+export function parsedBody(raw: Buffer | undefined): IN8nHttpFullResponse['body'] {
+	const text = raw?.toString('utf8') ?? '';
+	if (text.trim() === '') return '';
+	try {
+		return JSON.parse(text) as IN8nHttpFullResponse['body'];
+	} catch {
+		return text;
+	}
 }
 
 /** A response header's (first) value, or '' when it is absent. */
@@ -107,10 +135,15 @@ export async function sendWithRetries(
 	ctx: ApiContext,
 	method: IHttpRequestMethods,
 	context: ErrorContext,
-	{ pool, priority }: Pick<RequestOptions, 'pool' | 'priority'>,
+	{ pool, priority, signal, deadline }: Pick<RequestOptions, 'pool' | 'priority' | 'signal'> & { deadline?: Deadline },
 	send: () => Promise<IN8nHttpFullResponse>,
 ): Promise<IN8nHttpFullResponse> {
 	let waitedMs = 0;
+	// A wait between attempts ends with the caller's signal or the whole call's deadline.
+	const wait = async (ms: number) => {
+		const stop = deadline ?? (signal ? { signal, ms: 0 } : undefined);
+		await (stop ? beforeDeadline(stop, sleep(ms)) : sleep(ms));
+	};
 	for (let attempt = 1; ; attempt++) {
 		let response: IN8nHttpFullResponse | undefined;
 		let failure: Failure;
@@ -122,12 +155,14 @@ export async function sendWithRetries(
 				pool?.release();
 			}
 		} catch (error) {
-			// Thrown only when no HTTP response arrived (n8n wraps those in its own errors).
+			// Thrown only when no HTTP response arrived (n8n wraps those in its own errors). Past the
+			// whole call's deadline, or once the caller gave up, there is no next attempt.
 			failure = { kind: 'network' };
-			const delay = nextDelay(method, failure, attempt, waitedMs, Date.now());
+			const stopped = deadline?.signal.aborted || signal?.aborted;
+			const delay = stopped ? undefined : nextDelay(method, failure, attempt, waitedMs, Date.now());
 			if (delay === undefined) throw networkError(ctx.getNode(), error, context);
 			waitedMs += delay;
-			await sleep(delay);
+			await wait(delay);
 			continue;
 		}
 		if (response.statusCode !== 429) pool?.succeeded();
@@ -138,7 +173,7 @@ export async function sendWithRetries(
 		if (response.statusCode === 429) pool?.throttled(delay ?? 0);
 		if (delay === undefined) throw problemError(ctx.getNode(), response.statusCode, bodyText(response.body), context);
 		waitedMs += delay;
-		await sleep(delay);
+		await wait(delay);
 	}
 }
 

@@ -4,8 +4,10 @@ import type { Query } from '../shared/transport';
 
 /**
  * What the poll trigger keeps between polls, in the workflow's static data. n8n writes it to its
- * database when a poll emits (the emit saves it before the execution starts) and after the
- * activation, which runs one poll itself (the priming one); between saves it lives in the active
+ * database when a poll emits (the poll context's __emit calls saveStaticData before the execution
+ * starts) and after the activation, which runs one poll itself (ActiveWorkflowManager.add saves
+ * once the triggers are added, and adding a poll trigger runs executeTrigger(true)): n8n 2.41 and
+ * 1.123 alike. A poll that emits nothing or fails is not saved; its state lives on in the active
  * workflow's memory, so a restart starts from the state of the last save.
  */
 export interface PollState extends IDataObject {

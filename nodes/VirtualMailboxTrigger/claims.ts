@@ -48,9 +48,10 @@ export const claimPolicy = {
 	 */
 	settleFactor: 3,
 	/**
-	 * The longest wait (writes of 10 s at settleFactor 3). A claim then costs some five write
-	 * times, here 50 s of a worker's execution slot; past that the store is too slow to settle
-	 * copies, and running them beats holding every execution longer.
+	 * The longest wait (writes of 10 s at settleFactor 3). A claim then costs some six write times
+	 * (two writes, and the pause after the first, see pauseFactor), here a minute of a worker's
+	 * execution slot; past that the store is too slow to settle copies, and running them beats
+	 * holding every execution longer.
 	 */
 	maxSettleMs: 30_000,
 	/**

@@ -3,11 +3,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '../simulator/server.mjs';
-import { freePort, OWNER, startN8n } from './real-n8n.mjs';
+import { freePort, OWNER, restClient, startN8n, waitFor } from './real-n8n.mjs';
 import { CREDENTIAL_ID, credentialFor } from './workflows.mjs';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/editor');
@@ -35,7 +36,7 @@ beforeAll(async () => {
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
 	sim = await startSimulator({ count: 20 });
 	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-editor-'));
-	n8n = await startN8n({ userFolder, port: await freePort(), credentials: [credentialFor(sim)], workflows: [WORKFLOW] });
+	n8n = await startN8n({ userFolder, port: await freePort(), credentials: [credentialFor(sim)], workflows: [WORKFLOW, FILING_WORKFLOW] });
 	browser = await chromium.launch({
 		executablePath: inject('chromiumPath'),
 		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -94,18 +95,19 @@ test('the action node panel shows the resource and operation pickers, and the fo
 	await page.waitForSelector('[data-test-id="ndv"]', { state: 'hidden', timeout: 10_000 });
 }, 120_000);
 
-test('the node creator finds all three nodes by name', async () => {
+test('the node creator finds our nodes by name: the action node and its webhook trigger as one entry, and the poll trigger', async () => {
 	await page.click('[data-test-id="node-creator-plus-button"]');
 	await page.keyboard.type('Virtual Mailbox');
 	await page.waitForTimeout(1500);
 	await shot('node-creator-search');
 	// Only the creator panel counts (the canvas behind it shows the node names too).
 	const panel = await page.locator('[data-test-id="node-creator"]').textContent();
-	// All three entries; n8n 1.x lists them by name only (triggers without the word "Trigger"),
-	// 2.x with their descriptions.
-	expect(panel.split('Virtual Mailbox').length - 1).toBeGreaterThanOrEqual(3);
+	// n8n shows a node "X" with actions and its trigger "X Trigger" as one entry "X" (as Gmail and
+	// Gmail Trigger), with the trigger's description; the poll trigger is "Virtual Mailbox Poll".
+	// n8n 1.x lists them by name only, 2.x with their descriptions.
+	expect(panel.split('Virtual Mailbox').length - 1).toBeGreaterThanOrEqual(2);
+	expect(panel).toContain('Virtual Mailbox Poll');
 	if (n8n.runtime.major >= 2) {
-		expect(panel).toContain('Read and act on virtual mailbox mail');
 		expect(panel).toContain('Starts the workflow when mail arrives or a scan');
 		expect(panel).toContain('by checking the mailbox on a schedule');
 	}
@@ -190,3 +192,196 @@ test('the editor opens every example', async () => {
 		expect(await page.locator('body').textContent(), file).not.toMatch(/not (currently )?installed/i);
 	}
 }, 300_000);
+
+// ---------------------------------------------------------------------------------------------
+// The node creator lists every operation of the action node, grouped by resource, and choosing
+// one opens the node on it (#23); the ID pickers list the simulator's items; filing one branch of
+// a sorting workflow, counted in clicks.
+const requireFromHere = createRequire(import.meta.url);
+const { VirtualMailbox } = requireFromHere('../../dist/nodes/VirtualMailbox/VirtualMailbox.node.js');
+/** [resource display name, [action texts in the order n8n lists them]] from the built node. */
+const ACTIONS_BY_RESOURCE = (() => {
+	const { properties } = new VirtualMailbox().description;
+	return properties
+		.find((p) => p.name === 'resource')
+		.options.map(({ name, value }) => [name, properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(value)).options.map((o) => o.action)]);
+})();
+const FILING_WORKFLOW = {
+	id: 'VmbEditorFiling1',
+	name: 'Filing branch',
+	active: false,
+	nodes: [
+		{ id: 'f1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 1.1, position: [0, 0], webhookId: '0e1d0000-0000-4000-8000-0000000000f1', parameters: { events: ['new-mail'], options: {} }, credentials },
+		{
+			id: 'f2',
+			name: 'Switch',
+			type: 'n8n-nodes-base.switch',
+			typeVersion: 3.2,
+			position: [250, 0],
+			parameters: { rules: { values: [{ conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 }, conditions: [{ leftValue: '={{ $json.sender_name }}', rightValue: 'City Utilities', operator: { type: 'string', operation: 'equals' } }], combinator: 'and' }, renameOutput: true, outputKey: 'Bills' }] }, options: {} },
+		},
+		// Saved before Mail ID was a resource locator: a plain string.
+		{ id: 'f3', name: 'Saved with a plain Mail ID', type: 'n8n-nodes-virtual-mailbox.virtualMailbox', typeVersion: 1, position: [0, 300], parameters: { resource: 'mail', operation: 'get', mailId: '100002' }, credentials },
+	],
+	connections: { 'Virtual Mailbox Trigger': { main: [[{ node: 'Switch', type: 'main', index: 0 }]] } },
+	settings: {},
+	pinData: { 'Virtual Mailbox Trigger': [{ json: { id: '100002', sender_name: 'City Utilities', mail_type: 'letter', event: 'new-mail' } }] },
+};
+
+describe('node creator actions and ID pickers (#23)', () => {
+	const creator = () => page.locator('[data-test-id="node-creator"]');
+	const ndv = () => page.locator('[data-test-id="ndv"]');
+	const closePanel = async () => {
+		await ndv().locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first().click();
+		await ndv().waitFor({ state: 'hidden', timeout: 10_000 });
+	};
+	const openWorkflow = async () => {
+		await page.goto(`${n8n.base}/workflow/${FILING_WORKFLOW.id}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+	};
+	const openActions = async () => {
+		await openWorkflow();
+		await page.click('[data-test-id="node-creator-plus-button"]');
+		await page.keyboard.type('Virtual Mailbox');
+		await creator().getByText('Virtual Mailbox', { exact: true }).first().click();
+	};
+	/** Choose `action` in the node creator; the node opens on `resource` → `operation`. */
+	const chooseAction = async (action, resource, operation) => {
+		await openActions();
+		await creator().getByText(action, { exact: true }).click();
+		await ndv().waitFor();
+		expect(await page.inputValue('[data-test-id="parameter-input-resource"] input')).toBe(resource);
+		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe(operation);
+	};
+	const rlcItems = async () => {
+		await page.waitForSelector('[data-test-id="rlc-item"]', { timeout: 30_000 });
+		return await page.$$eval('[data-test-id="rlc-item"]', (els) => els.map((e) => e.textContent.trim()));
+	};
+
+	test('clicking "Virtual Mailbox" lists every operation, grouped by resource', async () => {
+		await openActions();
+		const total = ACTIONS_BY_RESOURCE.reduce((n, [, actions]) => n + actions.length, 0);
+		await creator().getByText(`Actions (${total})`).waitFor({ timeout: 15_000 });
+		await shot('node-creator-actions');
+		// The creator's texts in screen order: each resource's header ("Mail Actions"), then its actions.
+		const texts = await creator().evaluate((root) => [...root.querySelectorAll('*')].filter((e) => e.children.length === 0).map((e) => e.textContent.trim().toLowerCase()));
+		const headers = new Map(ACTIONS_BY_RESOURCE.map(([resource]) => [`${resource} actions`.toLowerCase(), resource]));
+		const listed = new Map();
+		let current;
+		for (const text of texts) {
+			if (headers.has(text)) current = headers.get(text);
+			else if (current) listed.set(text, current);
+		}
+		expect([...new Set(texts.filter((t) => headers.has(t)).map((t) => headers.get(t)))]).toEqual(ACTIONS_BY_RESOURCE.map(([resource]) => resource));
+		for (const [resource, actions] of ACTIONS_BY_RESOURCE) {
+			for (const action of actions) expect(listed.get(action.toLowerCase()), action).toBe(resource);
+		}
+		await page.keyboard.press('Escape');
+	}, 120_000);
+
+	test('choosing "Create a scan request" opens the node on Scan → Create, with the billing notice and the mail list from the simulator', async () => {
+		await chooseAction('Create a scan request', 'Scan', 'Create');
+		await expect(ndv().getByText(/^Billable: every run/).count()).resolves.toBe(1);
+		await ndv().locator('[data-test-id="resource-locator-mailId"] [data-test-id="rlc-input"]').click();
+		const newest = (await (await fetch(`${sim.url}/v1/mails?sort=newest&limit=50`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json()).data;
+		const listed = await rlcItems();
+		expect(listed[0]).toContain(`#${newest[0].id}`);
+		expect(listed[0]).toContain(newest[0].sender_name);
+		await shot('panel-mail-list');
+		// Typing a sender searches the mailbox through the API.
+		const sender = newest.at(-1).sender_name;
+		const searchBox = page.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]').first();
+		if (await searchBox.count()) await searchBox.fill(sender);
+		else await page.keyboard.type(sender);
+		await waitFor(() => sim.requests.some((r) => r.path === '/v1/mails' && r.query.search?.[0] === sender), 15_000);
+		await page.waitForFunction(
+			(name) => {
+				const items = [...document.querySelectorAll('[data-test-id="rlc-item"]')];
+				return items.length > 0 && items.every((e) => e.textContent.includes(name));
+			},
+			sender,
+			{ timeout: 15_000 },
+		);
+		await shot('panel-mail-search');
+		await page.keyboard.press('Escape');
+		await closePanel();
+	}, 120_000);
+
+	test('choosing "Get a scan" opens the node on Scan → Get, and the scan list comes from the simulator', async () => {
+		await chooseAction('Get a scan', 'Scan', 'Get');
+		await ndv().locator('[data-test-id="resource-locator-scanId"] [data-test-id="rlc-input"]').click();
+		const scans = (await (await fetch(`${sim.url}/v1/scans?sort=newest&limit=50`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json()).data;
+		const listed = await rlcItems();
+		expect(listed).toHaveLength(scans.length);
+		expect(listed[0]).toContain(`of mail #${scans[0].mail_id}`);
+		await shot('panel-scan-list');
+		await page.keyboard.press('Escape');
+		await closePanel();
+	}, 120_000);
+
+	test('a Mail ID saved as a plain string still shows its value', async () => {
+		await openWorkflow();
+		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Saved with a plain Mail ID' }).dblclick();
+		await ndv().waitFor();
+		// n8n shows the value with an empty mode selector; the node reads it as it is.
+		const values = await ndv().locator('[data-test-id="parameter-input-mailId"] input').evaluateAll((inputs) => inputs.map((i) => i.value));
+		expect(values).toContain('100002');
+		await shot('panel-plain-mail-id');
+		await closePanel();
+	}, 120_000);
+
+	test('filing one branch of a sorting workflow (Switch output → Virtual Mailbox "Move to Folder")', async () => {
+		await openWorkflow();
+		const steps = [];
+		const click = async (what, locator) => {
+			steps.push(`click ${what}`);
+			await locator.click();
+		};
+		await click('+ on the Switch output', page.locator('[data-test-id="canvas-handle-plus"]').first());
+		await page.keyboard.type('Virtual Mailbox');
+		steps.push('type "Virtual Mailbox"');
+		await click('Virtual Mailbox', creator().getByText('Virtual Mailbox', { exact: true }).first());
+		await click('Move a mail item to a folder or mark it read', creator().getByText('Move a mail item to a folder or mark it read', { exact: true }));
+		await ndv().waitFor();
+		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe('Move to Folder or Mark Read');
+		await click('Add Field', ndv().locator('[data-test-id="collection-parameter-add"]').first());
+		await click('Folder', page.locator('[data-test-id="collection-parameter-option"]').filter({ hasText: /^Folder$/ }).first());
+		await click('the folder list', ndv().locator('[data-test-id="resource-locator-folderId"] [data-test-id="rlc-input"]'));
+		await click('Bills', page.locator('[data-test-id="rlc-item"]').filter({ hasText: /^Bills$/ }));
+		await click('Execute previous nodes', ndv().locator('[data-test-id="execute-previous-node"]'));
+		// Drag the input's id onto Mail ID (n8n maps it as an expression, By ID).
+		const id = ndv().locator('[data-test-id="ndv-input-panel"] [data-target="mappable"][data-value="{{ $json.id }}"]').first();
+		await id.waitFor({ timeout: 30_000 });
+		steps.push('drag id onto Mail ID');
+		const from = await id.boundingBox();
+		const to = await ndv().locator('[data-test-id="parameter-input-mailId"]').first().boundingBox();
+		await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+		await page.mouse.down();
+		await page.mouse.move(from.x + from.width / 2 + 40, from.y + from.height / 2 + 10, { steps: 5 });
+		await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
+		await page.mouse.up();
+		await page.waitForTimeout(500);
+		await shot('filing-branch-panel');
+		await click('close the panel', ndv().locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first());
+		await ndv().waitFor({ state: 'hidden', timeout: 10_000 });
+		await shot('filing-branch-canvas');
+		// What the clicks built, as n8n saved it (Ctrl+S again until it has: n8n 2.x also saves on its own).
+		const rest = await restClient(n8n.base);
+		let saved;
+		await waitFor(async () => {
+			await page.keyboard.press('Control+s');
+			await page.waitForTimeout(1000);
+			saved = (await rest.call('GET', `/rest/workflows/${FILING_WORKFLOW.id}`)).data;
+			return saved.connections.Switch?.main?.[0]?.length > 0;
+		}, 60_000);
+		// (n8n 2.x saves on its own: the nodes the tests above added may be saved too.)
+		const added = saved.nodes.find((n) => n.name === saved.connections.Switch.main[0][0].node);
+		expect(added.type).toBe('n8n-nodes-virtual-mailbox.virtualMailbox');
+		const bills = (await (await fetch(`${sim.url}/v1/folders`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json()).data.find((f) => f.name === 'Bills');
+		expect(added.parameters).toMatchObject({ operation: 'update', mailId: { mode: 'id', value: '={{ $json.id }}' }, updateFields: { folderId: { mode: 'list', value: String(bills.id) } } });
+		expect(saved.connections.Switch.main[0]).toEqual([{ node: added.name, type: 'main', index: 0 }]);
+		const clicks = steps.filter((s) => s.startsWith('click')).length;
+		console.log(`[editor] filing one branch: ${clicks} clicks and a drag: ${steps.join(' → ')}`);
+		expect(clicks).toBe(9);
+	}, 180_000);
+});

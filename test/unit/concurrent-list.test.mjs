@@ -7,6 +7,9 @@ import { startSimulator } from '../simulator/server.mjs';
 import { DEFAULT_CREDENTIALS, dist, runNode } from '../harness/n8n-core-harness.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
+// These tests count and order the requests of one read. Return All reads a list of more than one
+// page a second time to confirm it (list-changes.test.mjs); that is turned off here and tested there.
+const { listPolicy } = dist('nodes/shared/state/listPolicy.js');
 const { planParts, RequestPool } = dist('nodes/shared/transport/index.js');
 const { merge } = dist('nodes/shared/transport/concurrent.js');
 const { MAIL_SPLITS } = dist('nodes/shared/mail.js');
@@ -19,9 +22,11 @@ beforeAll(async () => {
 	sim = await startSimulator({ count: 3000, seed: 1, letterShare: 70 });
 	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
 	Object.assign(retryPolicy, { baseDelayMs: 20, maxDelayMs: 50, budgetMs: 5_000 });
+	listPolicy.confirmReturnAll = false;
 });
 afterAll(async () => {
 	Object.assign(retryPolicy, saved);
+	listPolicy.confirmReturnAll = true;
 	await sim?.close();
 	nock.activate();
 });

@@ -1,9 +1,15 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import { MailItem } from '../support/schemas.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
 import { queryMails, MAIL_STATUSES, MAIL_TYPES } from '../simulator/mail-query.mjs';
-import { runNode } from '../harness/n8n-core-harness.mjs';
+import { dist, runNode } from '../harness/n8n-core-harness.mjs';
+
+// These tests count the requests of one read. Return All reads a list of more than one page a
+// second time to confirm it (list-changes.test.mjs); that is turned off here and tested there.
+const { listPolicy } = dist('nodes/shared/state/listPolicy.js');
+listPolicy.confirmReturnAll = false;
+afterAll(() => (listPolicy.confirmReturnAll = true));
 
 let api;
 beforeEach(() => {

@@ -35,9 +35,11 @@ const PAGES_PER_PART = 8;
  * Return All of a list of more than one page, with up to `pool.max` requests in flight. The list
  * is divided into exclusive parts (planParts, sized from the first page), each part is read from
  * both ends at once (its sort and the reverse sort, meeting in the middle), and the parts are
- * merged back in the API's order. total_count proves it: the parts add up to the whole, and every
- * page of a part reports the part's first count. A list that changed during the read is read
- * once more; a second change fails rather than return a list that may miss or repeat items. A part
+ * merged back in the API's order. total_count is checked: the parts add up to the whole, and every
+ * page of a part reports the part's first count. A list whose counts changed during the read is
+ * read once more; a second change fails rather than return a list that may miss or repeat items.
+ * Counts do not see one item leaving above the read position while another enters below it;
+ * listPaginated's confirming second read is what catches that. A part
  * that fails fails the whole read, naming the part; no request is left running.
  */
 export async function readConcurrently(ctx: ApiContext, path: string, query: Query, whole: Page, options: ConcurrentReadOptions): Promise<IDataObject[]> {

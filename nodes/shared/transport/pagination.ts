@@ -8,6 +8,7 @@ import { readConcurrently } from './concurrent';
 import { divideQuery, type SplitDimension } from './partition';
 import { RequestPool } from './pool';
 import { eachPage, getPage, type Page } from './pages';
+import { listPolicy } from '../state/listPolicy';
 
 export interface ListOptions {
 	returnAll: boolean;
@@ -48,6 +49,32 @@ export async function listPaginated(
 	query: Query,
 	options: ListOptions,
 ): Promise<IDataObject[]> {
+	const items = await readList.call(this, path, query, options);
+	if (!options.returnAll || !listPolicy.confirmReturnAll || items.length < PAGE_SIZE_MAX) return items;
+	// The counts cannot see every change: with the API's position-counting cursors, one item leaving
+	// above the read position and another entering below it leave every total_count as it was, and
+	// the item pushed across a page boundary is missed. So a list read in several requests is read
+	// again, and returned only when two reads in a row give the same items in the same order. That
+	// catches such a change unless an opposite change undoes it before the second read reaches the
+	// spot: it is a check, not a proof.
+	let previous = items;
+	for (let read = 2; read <= 3; read++) {
+		const again = await readList.call(this, path, query, options);
+		if (sameItems(previous, again)) return again;
+		previous = again;
+	}
+	throw new NodeOperationError(this.getNode(), 'The list changed while it was being read: three reads in a row gave different items', {
+		itemIndex: options.itemIndex,
+		description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query.',
+	});
+}
+
+/** Pure: the same items (by id) in the same order. */
+export function sameItems(a: IDataObject[], b: IDataObject[]): boolean {
+	return a.length === b.length && a.every((item, k) => item.id === b[k].id);
+}
+
+async function readList(this: ApiContext, path: string, query: Query, options: ListOptions): Promise<IDataObject[]> {
 	const max = options.returnAll ? Number.POSITIVE_INFINITY : Math.max(1, options.limit);
 	const pageSize = Math.min(PAGE_SIZE_MAX, max);
 	const parallel = options.returnAll && (options.maxParallel ?? 1) > 1 && options.reverseQuery && options.order;
@@ -80,7 +107,7 @@ export async function listPaginated(
 	const out = new Collector(Number.POSITIVE_INFINITY);
 	for (const leaf of leaves) {
 		const read = await walk(this, path, leaf, PAGE_SIZE_MAX, out, options.itemIndex);
-		// The counts were proven before reading; they must still hold after. An item that moved
+		// The counts were checked before reading; they must still hold after. An item that moved
 		// between parts mid-read, or a part that grew, would otherwise be missed or cut short.
 		if (read.items !== leaf.first.total_count || read.totals.some((total) => total !== leaf.first.total_count)) {
 			throw new NodeOperationError(this.getNode(), `The list changed while it was being read: the part ${partLabel(leaf.query, query)} held ${leaf.first.total_count} items when the read began, then ${read.totals.at(-1)} (${read.items} read)`, {

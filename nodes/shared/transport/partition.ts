@@ -47,7 +47,7 @@ interface Group {
  * sample of its items (its first page). Each step halves the largest part along the filter whose
  * values divide its sample most evenly, grouping values (the API takes a list per filter), so a
  * skewed mailbox (most mail one type) still divides. The user's own filter values are divided,
- * never widened. The sample only guides sizes: the caller proves with total_count that the parts
+ * never widened. The sample only guides sizes: the caller checks with total_count that the parts
  * add up to the whole.
  */
 export function planParts(query: Query, sample: IDataObject[], total: number, dimensions: readonly SplitDimension[], parts: number): Array<{ query: Query; estimate: number }> {

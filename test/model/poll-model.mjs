@@ -84,13 +84,23 @@ export function generate(seed, steps, { huge = true } = {}) {
 		if (kind === 'burst') step.n = MAX_EMIT_PER_POLL + 1 + Math.floor(r() * 1_500);
 		if (kind === 'huge') step.n = DEPTH_LIMIT + 1 + Math.floor(r() * 1_500);
 		if (kind === 'burst' || kind === 'huge') step.seed = Math.floor(r() * 2 ** 31);
+		// The backlog read at once while the workflow moves the newest mail (aimed at the oldest new item).
+		if (kind === 'burst' && r() < 0.4) step.sweepPoll = true;
 		if (kind === 'act') step.target = r() < 0.6 ? 'emitted' : 'any';
 		if (kind === 'edit') step.config = randomConfig(r);
 		if (kind === 'poll') {
 			step.variant = weighted(r, [['plain', 60], ['fault', 12], ['during', 15], ['overlap', 6]]);
-			step.at = 1 + Math.floor(r() * (r() < 0.7 ? 2 : 12)); // the request it happens at
+			step.at = 1 + Math.floor(r() * weighted(r, [[2, 6], [12, 3], [30, 1]])); // the request it happens at
 			step.faultStatus = r() < 0.7 ? 503 : 400;
 			step.during = mutation(r);
+			step.during.target = weighted(r, [['top', 4], ['emitted', 3], ['any', 3]]); // top: among the newest mail, above a reading cursor
+			// A sweep removes the newest n items (the workflow archiving a batch) at the request that
+			// reads the last page of the query above the floor: what a cursor counting positions skips.
+			if (r() < 0.3) Object.assign(step.during, { kind: 'sweep', n: 1 + Math.floor(r() * 100), action: pick(r, ['delete', 'archive', 'discard']) });
+			step.atLast = r() < 0.2;
+			// Or aimed at the oldest new item: at the request reading its page, the sweep removes
+			// enough of the newest items of the query for a cursor counting positions to skip it.
+			step.atOldest = !step.atLast && r() < 0.5;
 			step.react = r() < 0.5 ? { action: pick(r, ACTIONS), share: r() } : undefined; // the workflow acting on what it received
 		}
 		history.push(step);
@@ -209,12 +219,17 @@ export class ModelRun {
 				return `mail ${mail.id} logged late, arrived ${step.hours.toFixed(1)} h ago (${step.status} ${step.type})`;
 			}
 			case 'act': {
-				const pool = step.target === 'emitted' && this.emittedToWorkflow.length ? this.emittedToWorkflow : this.db.mails;
+				const pool = step.target === 'emitted' && this.emittedToWorkflow.length ? this.emittedToWorkflow : step.target === 'top' ? this.db.mails.slice(0, 50) : this.db.mails;
 				const id = pool[Math.floor(step.x * pool.length)]?.id ?? pool[Math.floor(step.x * pool.length)];
 				return id ? this.act(String(id), step.action) : 'act: nothing';
 			}
 			case 'scan':
 				return this.scanMove(step, r);
+			case 'sweep': {
+				// The list is kept newest logged first; only late mail is out of order there.
+				const newest = step.ids ?? this.db.mails.slice(0, step.n + 50).sort((a, b) => cmp(keyOf(b), keyOf(a))).slice(0, step.n).map((m) => m.id);
+				return `sweep: ${newest.map((id) => this.act(id, step.action)).filter((line) => !line.includes(':')).length} of the ${newest.length} newest ${step.action}d`;
+			}
 			default:
 				throw new Error(`not a mutation: ${step.kind}`);
 		}
@@ -285,6 +300,7 @@ export class ModelRun {
 				return await this.poll(step);
 			default:
 				this.log(this.mutate(step));
+				if (step.sweepPoll) await this.poll({ kind: 'poll', variant: 'during', atOldest: true, at: 1, during: { kind: 'act', action: step.action === 'archive' ? 'archive' : 'delete', x: step.x } });
 		}
 	}
 
@@ -337,23 +353,32 @@ export class ModelRun {
 		if (priming) this.startEpoch();
 		const ep = this.epoch;
 		const start = this.observe(ep);
+		let at = step.atLast && start.aboveFloor ? Math.ceil(start.aboveFloor / 100) : step.at;
+		if (step.variant === 'during' && step.atOldest && ep.event === 'new-mail') {
+			const listed = this.db.mails.filter((m) => start.inQ.has(m.id)).sort((a, b) => cmp(keyOf(b), keyOf(a)));
+			const position = listed.findLastIndex((m) => !ep.emitted.has(m.id) && (this.logged.get(m.id) ?? 0) > ep.primingSeq);
+			if (position >= 0) {
+				at = Math.floor(position / 100) + 1;
+				step = { ...step, during: { kind: 'sweep', ids: listed.slice(0, (position % 100) + 1).map((m) => m.id), action: step.during.action === 'archive' ? 'archive' : 'delete', x: step.during.x } };
+			}
+		}
 		this.changedDuringPoll = false;
 		let requests = 0;
 		let faulted = false;
 		let overlap;
 		this.currentHook = async () => {
 			requests++;
-			if (step.variant === 'fault' && requests >= step.at) {
+			if (step.variant === 'fault' && requests >= at) {
 				faulted = true;
 				throw fail(step.faultStatus, 'Injected fault');
 			}
-			if (step.variant === 'during' && requests === step.at) {
+			if (step.variant === 'during' && requests === at) {
 				this.polling = true;
 				this.log(`  during the poll's request ${requests}: ${this.mutate(step.during)}`);
 				this.polling = false;
 				this.changedDuringPoll = true;
 			}
-			if (step.variant === 'overlap' && requests === step.at && !overlap) {
+			if (step.variant === 'overlap' && requests === at && !overlap) {
 				// The next tick's poll starts while this one waits for its answer, and runs to its end.
 				const liveBefore = JSON.stringify(this.live);
 				const savedHook = this.currentHook;
@@ -371,7 +396,7 @@ export class ModelRun {
 		if (this.hookViolation) throw this.hookViolation;
 		this.stats.polls++;
 		if (outcome.error) this.stats.failedPolls++;
-		const label = activation ? (priming ? 'activation poll (priming)' : 'activation poll') : `poll${step.variant === 'plain' ? '' : ` (${step.variant}${step.variant === 'plain' ? '' : ` at request ${step.at}`})`}`;
+		const label = activation ? (priming ? 'activation poll (priming)' : 'activation poll') : `poll${step.variant === 'plain' ? '' : ` (${step.variant}${step.variant === 'plain' ? '' : ` at request ${at}`})`}`;
 		this.log(`${label}: ${requests} requests, ${outcome.error ? `failed: ${outcome.error.message.slice(0, 160)}` : `emitted ${outcome.items.length}${outcome.items.length ? ` (${this.describe(outcome.items)})` : ''}`}`);
 		if (priming && outcome.items.length) this.violation('priming', `the priming poll emitted ${outcome.items.length} items`);
 		const end = this.observe(ep);

@@ -42,10 +42,10 @@ describe('the checker finds what breaks the guarantee', () => {
 
 	// (seed, steps): a history that reaches the broken rule early.
 	test.each([
-		['no-lock', 1, 250, 'one-poll-in-flight'],
-		['no-fingerprint', 2, 200, 'nothing-before-activation'],
-		['newest-first', 2, 300, 'every-new-item'],
-		['no-restore', 1, 100, 'every-completion'],
+		['no-lock', 1, 460, 'one-poll-in-flight'],
+		['no-fingerprint', 3, 170, 'nothing-before-activation'],
+		['newest-first', 3, 170, 'every-new-item'],
+		['no-restore', 3, 190, 'every-completion'],
 	])('with the rule %s broken (seed %i, %i steps) it fails %s', async (mutant, seed, steps, property) => {
 		const { found } = await check(mutant, seed, steps);
 		expect(found.map((v) => v.property)).toContain(property);

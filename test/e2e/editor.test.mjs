@@ -344,7 +344,8 @@ describe('node creator actions and ID pickers (#23)', () => {
 		await click('Move a mail item to a folder or mark it read', creator().getByText('Move a mail item to a folder or mark it read', { exact: true }));
 		await ndv().waitFor();
 		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe('Move to Folder or Mark Read');
-		await click('Add Field', ndv().locator('[data-test-id="collection-parameter-add"]').first());
+		// n8n 2.x: a dropdown button; 1.x: a select whose placeholder is the collection's placeholder.
+		await click('Add Field', ndv().locator('[data-test-id="collection-parameter-add"]').or(ndv().getByPlaceholder('Add Field')).first());
 		await click('Folder', page.locator('[data-test-id="collection-parameter-option"]').filter({ hasText: /^Folder$/ }).first());
 		await click('the folder list', ndv().locator('[data-test-id="resource-locator-folderId"] [data-test-id="rlc-input"]'));
 		await click('Bills', page.locator('[data-test-id="rlc-item"]').filter({ hasText: /^Bills$/ }));

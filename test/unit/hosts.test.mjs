@@ -154,3 +154,24 @@ describe('file links: no private, loopback, link-local or unspecified host in an
 		}
 	});
 });
+
+describe('the API key over plain http', () => {
+	test('a custom plain-http Base URL is warned about once; loopback is not', async () => {
+		// getApiCredentials called directly with a context that records its logger's warnings.
+		const { getApiCredentials } = dist('nodes/shared/transport/credentials.js');
+		const warningsFor = async (credentials) => {
+			const warnings = [];
+			const ctx = { getCredentials: async () => credentials, logger: { warn: (text) => warnings.push(text) } };
+			await getApiCredentials.call(ctx);
+			await getApiCredentials.call(ctx); // the same run reads it once, and warns once
+			await new Promise((r) => setImmediate(r));
+			return warnings;
+		};
+		const remote = await warningsFor(custom);
+		expect(remote).toHaveLength(1);
+		expect(remote[0]).toBe("Virtual Mailbox: the credential's Base URL http://vmb.test is plain http, so the API key is sent unencrypted. Use https.");
+		for (const baseUrl of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010']) expect(await warningsFor({ ...custom, baseUrl }), baseUrl).toEqual([]);
+		expect(await warningsFor({ ...custom, baseUrl: 'https://proxy.vmb.test' })).toEqual([]);
+		expect(await warningsFor(production)).toEqual([]);
+	});
+});

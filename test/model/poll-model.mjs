@@ -591,6 +591,7 @@ export async function runHistory(model, history, seed, { collect = false } = {})
 	} catch (error) {
 		model.sim.settings.onRequest = undefined;
 		if (!(error instanceof Violation)) throw error;
+		run.stats.requests = model.sim.requests.length;
 		return { violation: error, stats: run.stats, lines };
 	}
 }

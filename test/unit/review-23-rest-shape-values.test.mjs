@@ -44,4 +44,22 @@ describe('review #23: webhook values mapped onto REST values', () => {
 		const rest = restShapeOf('scan-update', { ...payloads['scan-update'], type: 'document' });
 		expect(rest.type).toBe('SCAN_REQUEST');
 	});
+	test("shipment-update: the provider's sample destination (address_type \"residential\") keeps a field REST has, no invented destination.type", () => {
+		// REST Shipment.destination has name, line1, line2, city, state, postal_code, country and no
+		// `type` (spec; SDK ShipmentDetailDto.Destination). restShape.ts says fields without a REST
+		// counterpart keep their names, yet renames address_type to `type`, the name of Address.type
+		// (`shipping` / `deposit`); the provider's sample sends "residential", so the v2 item carries
+		// destination.type "residential", a value no REST `type` has.
+		const sample = {
+			id: 'b3ba0f4f-9ae6-4256-8b70-cd5f404756a9', auto_forward: 'false',
+			destination_address: {
+				name: 'Home Address', address_line: '2204 18th Street NW', address_line_2: 'Apt 3B', address_line_3: '', city: 'Washington',
+				state: 'District of Columbia', postal_code: '20009', country: 'United States', address_type: 'residential', tax_id: '123-45-6789', phone_number: '+1-202-555-0143',
+			},
+			service: 'DHL Express Easy', status: 'PROCESSED', tracking_data: '1234567890', message: 'Shipment re',
+		};
+		const rest = restShapeOf('shipment-update', sample);
+		expect(rest.destination).toMatchObject({ name: 'Home Address', line1: '2204 18th Street NW', line2: 'Apt 3B', city: 'Washington' });
+		expect(['shipping', 'deposit', undefined]).toContain(rest.destination.type);
+	});
 });

@@ -14,7 +14,7 @@ import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 import { retryPolicy } from '../shared/state/retryPolicy';
 import { attachLink, downloadFileOption, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
-import { claimDelivery, claimPolicy, deliveryKeyOf, queuedStore } from './claims';
+import { claimDelivery, claimKeyOf, claimPolicy, queuedStore } from './claims';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
 import { judge, stateOf } from './deliveries';
 import { restShapeOf } from './restShape';
@@ -204,8 +204,9 @@ export class VirtualMailboxTrigger implements INodeType {
 		};
 		const store = queuedStore(scope, record, sleep);
 		const kept: INodeExecutionData[] = [];
+		const typeVersion = this.getNode().typeVersion;
 		for (const item of items) {
-			const key = deliveryKeyOf(deliveryOf(item.json));
+			const key = claimKeyOf(item.json, typeVersion);
 			const outcome = key === undefined ? 'new' : await claimDelivery(store, key, this.getExecutionId(), sleep);
 			if (outcome === 'duplicate') {
 				this.logger.info(`Virtual Mailbox Trigger: ${key} was already run by another execution; this copy ends here`);
@@ -319,12 +320,6 @@ function withDescriptionInMessage(node: INode, error: unknown): Error {
 	const { message = '', description } = error as { message?: string; description?: string | null };
 	if (!description) return error as Error;
 	return new NodeOperationError(node, `${message.replace(/\.?$/, '.')} ${description.replace(/\s*\n\s*/g, ' ')}`, { description });
-}
-
-/** An item's delivery as sent, with its event: version 2 keeps it in `delivery`, earlier ones are it. */
-function deliveryOf(json: IDataObject): IDataObject {
-	const sent = json.delivery;
-	return typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? { event: json.event, ...(sent as IDataObject) } : json;
 }
 
 const validMinutes = (value: unknown, min: number): value is number => typeof value === 'number' && Number.isFinite(value) && value >= min;

@@ -184,6 +184,18 @@ export function queuedStore(scope: string, record: (values: string[]) => Promise
  */
 const ADDED_FIELDS = new Set(['event', 'mail_item', 'mail_item_error', 'scan_summary', 'scan_summary_error', 'shipment', 'shipment_error', 'download_error', 'enrichment_error']);
 
+/**
+ * The claim key of an item the trigger output at node version `typeVersion`. Version 2 keeps the
+ * delivery as sent in `delivery`; at versions 1 and 1.1 the item is the delivery, so a `delivery`
+ * field there is one the sender put in, read like any other field.
+ */
+export function claimKeyOf(json: IDataObject, typeVersion: number): string | undefined {
+	if (typeVersion < 2) return deliveryKeyOf(json);
+	const sent = json.delivery;
+	if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return undefined;
+	return deliveryKeyOf({ event: json.event, ...(sent as IDataObject) });
+}
+
 /** The key of the delivery an item of the trigger carries (the webhook's duplicate key), if any. */
 export function deliveryKeyOf(json: IDataObject): string | undefined {
 	const body: IDataObject = {};

@@ -11,7 +11,7 @@ import type { EventName } from './events';
  * | event | as delivered | output |
  * |---|---|---|
  * | new-mail | `id` (number) | `id` (string) |
- * | new-mail | `mail_type`, `mail_status` (`LETTER`, `INBOX`) | same names, lower case (`letter`, `inbox`) |
+ * | new-mail | `mail_type`, `mail_status` (`LETTER`, `LARGELETTER`, `INBOX`) | same names, REST values (`letter`, `large_letter`, `inbox`) |
  * | new-mail | `weight`, `measurement.*` (decimal text) | numbers |
  * | new-mail | `image_url` | `envelope_image_url` |
  * | scan-, open-update | `uuid` | `id` (the scan id) |
@@ -20,24 +20,34 @@ import type { EventName } from './events';
  * | scan-, open-update | `current_status` | `status` (upper case, as the REST scan's) |
  * | scan-, open-update | `ai_label` | `label` |
  * | scan-, open-update | `ai_summary` (text, one line per point) | `summary` (list of strings, as the scan summary's) |
- * | scan-, open-update | `mail_type` | lower case |
- * | shipment-update | `status` (`SHIPPED`) | lower case (`shipped`) |
+ * | scan-, open-update | `mail_type` | as new-mail's |
+ * | shipment-update | `status` (`SHIPPED`, `PROCESSED`) | a REST shipment status (`shipped`; `in_progress` for any internal state) |
  * | shipment-update | `service` | `service_name` |
  * | shipment-update | `tracking_data` | `tracking_number` |
  * | shipment-update | `auto_forward` (`"true"`/`"false"`) | boolean |
- * | shipment-update | `destination_address` {`address_line`…, `address_type`} | `destination` {`line1`, `line2`, `line3`, …, `type`} |
+ * | shipment-update | `destination_address` {`address_line`…} | `destination` {`line1`, `line2`, `line3`, …} |
  *
- * Text the webhook sends empty where REST has null (tracking number, service, address lines) is
- * null. Fields without a REST counterpart keep their names (`message`, `sender_name` and
- * `recipient_name` on scans, `scan_result_url`, `open_result_url`); unknown fields pass through
- * unchanged, so nothing is dropped. The delivery as sent stays whole in `delivery`.
+ * Mail types map through MAIL_TYPES (the provider writes LARGELETTER where REST has large_letter),
+ * other values lower case. REST's shipment status has four values, `in_progress` covering "every
+ * internal workflow state" (spec), so any other delivered status (the provider's sample sends
+ * PROCESSED) is `in_progress`; the raw value stays in `delivery.status`.
+ * Text the webhook sends empty where REST has null (label, summary, names, tracking number,
+ * service, address lines) is null. Fields without a REST counterpart keep their names (`message`,
+ * `sender_name` and `recipient_name` on scans, `scan_result_url`, `open_result_url`,
+ * `destination.address_type`); unknown fields pass through unchanged, so nothing is dropped. The
+ * fields computed here (a scan's `type`, `delivery`) come last: a delivered field of the same name
+ * is kept in `delivery` only. The delivery as sent stays whole in `delivery`.
  */
 export function restShapeOf(event: EventName, body: IDataObject): IDataObject {
 	if (event === 'new-mail') return { ...mapFields(body, NEW_MAIL), delivery: body };
 	if (event === 'shipment-update') return { ...mapFields(body, SHIPMENT), delivery: body };
 	const { id, mail_id, status, ...others } = mapFields(body, SCAN);
-	// In the REST scan's order: its id, mail id, type and status first.
-	return { id, mail_id, type: event === 'scan-update' ? 'SCAN_REQUEST' : 'UNBOXING_REQUEST', status, ...others, delivery: body };
+	const type = event === 'scan-update' ? 'SCAN_REQUEST' : 'UNBOXING_REQUEST';
+	// In the REST scan's order: its id, mail id, type and status first. The computed type is set
+	// after the delivered fields: a delivered `type` (none is specified) stays in `delivery` only.
+	const scan: IDataObject = { id, mail_id, type, status, ...others };
+	scan.type = type;
+	return { ...scan, delivery: body };
 }
 
 /** A delivery's field → its REST name and how its value converts. */
@@ -50,6 +60,22 @@ const lowerCase = (value: unknown) => (typeof value === 'string' ? value.toLower
 const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
 const emptyAsNull = (value: unknown) => (value === '' ? null : value);
 
+/**
+ * The provider's upper-case mail types → REST's (the GET /v1/mails mail_type filter values). The
+ * SDK's seed endpoint writes LARGELETTER; LARGE_LETTER is the spelling lower-casing would need.
+ * Any other value: lower case.
+ */
+const MAIL_TYPES: Record<string, string> = { LARGELETTER: 'large_letter', LARGE_LETTER: 'large_letter' };
+const mailType = (value: unknown) => (typeof value === 'string' ? (MAIL_TYPES[value.toUpperCase()] ?? value.toLowerCase()) : value);
+
+/** REST's shipment statuses (spec "Shipment"); any other delivered status is an internal state. */
+const SHIPMENT_STATUSES = new Set(['shipped', 'in_progress', 'payment_failed', 'rejected']);
+const shipmentStatus = (value: unknown) => {
+	if (typeof value !== 'string') return value;
+	const status = value.toLowerCase();
+	return SHIPMENT_STATUSES.has(status) ? status : 'in_progress';
+};
+
 /** Decimal text → number; text that is not a number stays as it is (never NaN). */
 function decimal(value: unknown): unknown {
 	if (typeof value !== 'string' || value.trim() === '') return value;
@@ -57,9 +83,10 @@ function decimal(value: unknown): unknown {
 	return Number.isFinite(number) ? number : value;
 }
 
-/** One summary point per line, as the scan summary lists them. */
+/** One summary point per line, as the scan summary lists them; none is null. */
 function summaryList(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
+	if (value.trim() === '') return null;
 	return value
 		.split('\n')
 		.map((line) => line.trim())
@@ -78,8 +105,10 @@ function mapFields(record: IDataObject, map: FieldMap): IDataObject {
 
 const NEW_MAIL: FieldMap = {
 	id: ['id', idText],
-	mail_type: ['mail_type', lowerCase],
+	mail_type: ['mail_type', mailType],
 	mail_status: ['mail_status', lowerCase],
+	recipient_name: ['recipient_name', emptyAsNull],
+	sender_name: ['sender_name', emptyAsNull],
 	weight: ['weight', decimal],
 	measurement: ['measurement', (value) => (isObject(value) ? mapFields(value, { width: ['width', decimal], height: ['height', decimal], length: ['length', decimal] }) : value)],
 	image_url: ['envelope_image_url', same],
@@ -89,9 +118,11 @@ const SCAN: FieldMap = {
 	id: ['mail_id', idText],
 	uuid: ['id', same],
 	current_status: ['status', upperCase],
-	ai_label: ['label', same],
+	ai_label: ['label', emptyAsNull],
 	ai_summary: ['summary', summaryList],
-	mail_type: ['mail_type', lowerCase],
+	mail_type: ['mail_type', mailType],
+	recipient_name: ['recipient_name', emptyAsNull],
+	sender_name: ['sender_name', emptyAsNull],
 };
 
 const DESTINATION: FieldMap = {
@@ -103,13 +134,13 @@ const DESTINATION: FieldMap = {
 	state: ['state', emptyAsNull],
 	postal_code: ['postal_code', emptyAsNull],
 	country: ['country', emptyAsNull],
-	address_type: ['type', emptyAsNull],
+	address_type: ['address_type', emptyAsNull],
 	tax_id: ['tax_id', emptyAsNull],
 	phone_number: ['phone_number', emptyAsNull],
 };
 
 const SHIPMENT: FieldMap = {
-	status: ['status', lowerCase],
+	status: ['status', shipmentStatus],
 	service: ['service_name', emptyAsNull],
 	tracking_data: ['tracking_number', emptyAsNull],
 	auto_forward: ['auto_forward', (value) => (value === 'true' ? true : value === 'false' ? false : value)],

@@ -28,6 +28,15 @@ export async function freePort() {
 }
 
 /**
+ * n8n's security settings that loosen (or tighten) its defaults: file access, env access in
+ * expressions and Code, which nodes load, sandboxes. Taken out of the inherited environment, so that
+ * "n8n's defaults" (the examples' tests) holds whatever the runner's shell has set; a test that
+ * needs one passes it in `env`.
+ */
+const SECURITY_OVERRIDE = /^(N8N_RESTRICT_FILE_ACCESS_TO|N8N_BLOCK_[A-Z_]+|N8N_INSECURE_[A-Z_]+|N8N_SECURITY_[A-Z_]+|NODES_EXCLUDE|NODES_INCLUDE)$/;
+const inheritedEnv = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => !SECURITY_OVERRIDE.test(key)));
+
+/**
  * Prepare a user folder (package symlinked into .n8n/nodes/node_modules, credentials and workflows
  * imported) and start n8n: `command` is `start` (the main process), or in queue mode `worker` or
  * `webhook`. Resolves once the process answers on `port` (a worker's health server) and the listed
@@ -50,7 +59,7 @@ export async function startN8n({ userFolder, port, command = 'start', credential
 	}
 	const bcrypt = runtimeRequire('bcryptjs');
 	const env = {
-		...process.env,
+		...inheritedEnv(),
 		PATH: `${path.dirname(runtime.node)}${path.delimiter}${process.env.PATH}`,
 		N8N_USER_FOLDER: userFolder,
 		TMPDIR: path.join(userFolder, 'tmp'),

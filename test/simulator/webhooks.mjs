@@ -4,6 +4,13 @@
 import crypto from 'node:crypto';
 import { TYPE_LABELS } from './data.mjs';
 import { iso } from './mailbox.mjs';
+import { SEED_MAIL_TYPES } from './routes/sandbox.mjs';
+
+/** A REST mail type as the provider writes it in payloads (large_letter → LARGELETTER, its SDK's token). */
+const PAYLOAD_MAIL_TYPES = Object.fromEntries(Object.entries(SEED_MAIL_TYPES).map(([upper, rest]) => [rest, upper]));
+const payloadMailType = (type) => PAYLOAD_MAIL_TYPES[type] ?? type.toUpperCase();
+/** A REST shipment status as the provider's payloads write it: its internal states (the support article's sample: PROCESSED) for in_progress. */
+const payloadShipmentStatus = (status) => (status === 'in_progress' ? 'PROCESSED' : status.toUpperCase());
 
 export const scanEvent = (scan) => (scan.type === 'UNBOXING_REQUEST' ? 'open-update' : 'scan-update');
 
@@ -68,7 +75,7 @@ export class WebhookSender {
 		if (event === 'new-mail') {
 			const m = record;
 			return {
-				id: Number(m.id), mail_type: m.mail_type.toUpperCase(), mail_status: m.mail_status.toUpperCase(), weight: m.weight.toFixed(2),
+				id: Number(m.id), mail_type: payloadMailType(m.mail_type), mail_status: m.mail_status.toUpperCase(), weight: m.weight.toFixed(2),
 				measurement: Object.fromEntries(Object.entries(m.measurement).map(([k, v]) => [k, v.toFixed(2)])),
 				recipient_name: m.recipient_name, sender_name: m.sender_name, image_url: mailbox.signedUrl(`/files/envelopes/${m.id}.jpg`),
 				message: `New ${TYPE_LABELS[m.mail_type].toLowerCase()} from ${m.sender_name}`,
@@ -78,7 +85,7 @@ export class WebhookSender {
 			const s = record;
 			const m = mailbox.mailById(s.mail_id);
 			return {
-				id: Number(m.id), uuid: s.id, mail_type: m.mail_type.toUpperCase(), current_status: s.status,
+				id: Number(m.id), uuid: s.id, mail_type: payloadMailType(m.mail_type), current_status: s.status,
 				scan_result_url: mailbox.signedUrl(`/files/scans/${s.id}.pdf`),
 				...(s.label ? { ai_label: s.label } : {}), ...(s.summary ? { ai_summary: s.summary.join('\n') } : {}),
 				recipient_name: m.recipient_name, sender_name: m.sender_name, message: `Scan ${s.status.toLowerCase()}`,
@@ -88,7 +95,7 @@ export class WebhookSender {
 			const s = record;
 			const m = mailbox.mailById(s.mail_id);
 			return {
-				id: Number(m.id), uuid: s.id, mail_type: m.mail_type.toUpperCase(), current_status: s.status,
+				id: Number(m.id), uuid: s.id, mail_type: payloadMailType(m.mail_type), current_status: s.status,
 				open_result_url: mailbox.signedUrl(`/files/opens/${s.id}.pdf`), recipient_name: m.recipient_name, sender_name: m.sender_name,
 				message: `Open request ${s.status.toLowerCase()}`,
 			};
@@ -97,10 +104,10 @@ export class WebhookSender {
 			const sh = record;
 			const d = sh.destination ?? {};
 			return {
-				id: sh.id, status: sh.status.toUpperCase(), service: sh.service_name ?? '', tracking_data: sh.tracking_number ?? '', auto_forward: 'false',
+				id: sh.id, status: payloadShipmentStatus(sh.status), service: sh.service_name ?? '', tracking_data: sh.tracking_number ?? '', auto_forward: 'false',
 				destination_address: {
 					name: d.name ?? '', address_line: d.line1 ?? '', address_line_2: d.line2 ?? '', address_line_3: '', city: d.city ?? '', state: d.state ?? '',
-					postal_code: d.postal_code ?? '', country: d.country ?? '', address_type: 'shipping', tax_id: '', phone_number: '',
+					postal_code: d.postal_code ?? '', country: d.country ?? '', address_type: d.address_type ?? 'residential', tax_id: '', phone_number: '',
 				},
 				message: `Shipment ${sh.status}`,
 			};

@@ -7,6 +7,7 @@ import * as S from '../support/schemas.mjs';
 import { startSimulator } from '../simulator/server.mjs';
 import { DEFAULT_CREDENTIALS, dist, loadPackage, runDelivery, runNode, runPoll, runWebhook } from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
+import { providerSamples } from '../support/provider-samples.mjs';
 
 const { restShapeOf } = dist('nodes/VirtualMailboxTrigger/restShape.js');
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
@@ -54,13 +55,13 @@ describe('the mapping (spec payload tables → REST shapes)', () => {
 	test('shipment-update → the shipment fields, empty text as null', () => {
 		expect(restShapeOf('shipment-update', payloads['shipment-update'])).toEqual({
 			id: '54100000-0000-4000-8000-000000000003',
-			status: 'processed',
+			status: 'in_progress',
 			service_name: 'UPS Ground',
 			tracking_number: '1Z999',
 			auto_forward: false,
 			destination: {
 				name: 'Ada', line1: '1 Main St', line2: null, line3: null, city: 'Springfield', state: 'IL',
-				postal_code: '62701', country: 'US', type: 'shipping', tax_id: null, phone_number: '+15555550100',
+				postal_code: '62701', country: 'US', address_type: 'shipping', tax_id: null, phone_number: '+15555550100',
 			},
 			message: 'Shipment processed',
 			delivery: payloads['shipment-update'],
@@ -86,6 +87,94 @@ describe('the mapping (spec payload tables → REST shapes)', () => {
 	});
 });
 
+// REST's value sets (spec "Shipment" status; GET /v1/mails mail_type filter values).
+const REST_SHIPMENT_STATUSES = ['shipped', 'in_progress', 'payment_failed', 'rejected'];
+const REST_MAIL_TYPES = ['letter', 'large_letter', 'magazine', 'package', 'softpak', 'catalog', 'distribution', 'fulfillment', 'inventory'];
+
+describe("the provider's own sample payloads (support article), not the simulator's", () => {
+	test('new-mail sample → the mail item fields', () => {
+		const sample = providerSamples['new-mail'];
+		expect(restShapeOf('new-mail', sample)).toEqual({
+			measurement: { width: 9, height: 0.01, length: 4 },
+			id: '111111',
+			weight: 0.03,
+			mail_status: 'inbox',
+			mail_type: 'letter',
+			envelope_image_url: 'https://usgm-fe-media-prod.s3.us-east-1.amazonaws.com/sample_mail.jpg',
+			recipient_name: 'John Smith',
+			sender_name: 'US Government',
+			message: 'New mail received.',
+			delivery: sample,
+		});
+	});
+
+	test('shipment-update sample → the shipment fields: PROCESSED is in_progress, address_type keeps its name', () => {
+		// REST has no "processed": in_progress "covers every internal workflow state between
+		// request and shipment" (spec). REST's destination has no type; `residential` is not an
+		// Address.type (shipping / deposit), so address_type keeps its own name.
+		const sample = providerSamples['shipment-update'];
+		const rest = restShapeOf('shipment-update', sample);
+		expect(rest).toEqual({
+			id: 'b3ba0f4f-9ae6-4256-8b70-cd5f404756a9',
+			auto_forward: false,
+			destination: {
+				name: 'Home Address', line1: '2204 18th Street NW', line2: 'Apt 3B', line3: null, city: 'Washington', state: 'District of Columbia',
+				postal_code: '20009', country: 'United States', address_type: 'residential', tax_id: '123-45-6789', phone_number: '+1-202-555-0143',
+			},
+			service_name: 'DHL Express Easy',
+			status: 'in_progress',
+			tracking_number: '1234567890',
+			message: 'Shipment re',
+			delivery: sample,
+		});
+		expect(REST_SHIPMENT_STATUSES).toContain(rest.status);
+		expect(rest.delivery.status).toBe('PROCESSED');
+		expect(['shipping', 'deposit', undefined]).toContain(rest.destination.type);
+	});
+});
+
+describe('webhook values mapped onto REST values', () => {
+	test('shipment-update: every delivered status is a REST shipment status, the raw one stays in delivery', () => {
+		const cases = { SHIPPED: 'shipped', IN_PROGRESS: 'in_progress', PAYMENT_FAILED: 'payment_failed', REJECTED: 'rejected', PROCESSED: 'in_progress', AWAITING_PICKUP: 'in_progress', shipped: 'shipped' };
+		for (const [sent, expected] of Object.entries(cases)) {
+			const rest = restShapeOf('shipment-update', { ...payloads['shipment-update'], status: sent });
+			expect(rest.status, sent).toBe(expected);
+			expect(REST_SHIPMENT_STATUSES).toContain(rest.status);
+			expect(rest.delivery.status).toBe(sent);
+		}
+	});
+
+	for (const event of ['new-mail', 'scan-update', 'open-update']) {
+		test(`${event}: the provider's upper-case LARGELETTER (and LARGE_LETTER) is REST's large_letter`, () => {
+			// The provider writes LARGELETTER (its SDK's seed mail types); lower-casing gives
+			// "largeletter", which no REST output or filter has.
+			expect(restShapeOf(event, { ...payloads[event], mail_type: 'LARGELETTER' }).mail_type).toBe('large_letter');
+			expect(restShapeOf(event, { ...payloads[event], mail_type: 'LARGE_LETTER' }).mail_type).toBe('large_letter');
+			for (const type of REST_MAIL_TYPES) expect(restShapeOf(event, { ...payloads[event], mail_type: type.toUpperCase().replace('LARGE_LETTER', 'LARGELETTER') }).mail_type).toBe(type);
+		});
+	}
+
+	test('scan-update: an empty ai_label / ai_summary is null, as REST label and summary are', () => {
+		const rest = restShapeOf('scan-update', { ...payloads['scan-update'], ai_label: '', ai_summary: '' });
+		expect(rest.label).toBeNull();
+		expect(rest.summary).toBeNull();
+	});
+
+	test('empty sender and recipient names are null, as REST has them', () => {
+		for (const event of ['new-mail', 'scan-update', 'open-update']) {
+			const rest = restShapeOf(event, { ...payloads[event], sender_name: '', recipient_name: '' });
+			expect([rest.sender_name, rest.recipient_name], event).toEqual([null, null]);
+		}
+	});
+
+	test('scan-update: a delivered field named `type` does not replace the REST scan type; it stays in delivery', () => {
+		const rest = restShapeOf('scan-update', { ...payloads['scan-update'], type: 'document' });
+		expect(rest.type).toBe('SCAN_REQUEST');
+		expect(rest.delivery.type).toBe('document');
+		expect(restShapeOf('open-update', { ...payloads['open-update'], type: 'document' }).type).toBe('UNBOXING_REQUEST');
+	});
+});
+
 describe('node versions', () => {
 	beforeEach(() => recentDeliveries.clear?.());
 
@@ -106,6 +195,21 @@ describe('node versions', () => {
 			}
 			const items = await deliver({ ...body, message: 'v2' }, 2);
 			expect(items.map((i) => i.json)).toEqual([{ event, ...restShapeOf(event, { ...body, message: 'v2' }) }]);
+		});
+	}
+
+	for (const typeVersion of [1, 1.1]) {
+		test(`version ${typeVersion}: a copy of a delivery with an object field "delivery" is still claimed once`, async () => {
+			// At versions 1 and 1.1 the item is the delivery: a `delivery` field in it is the sender's.
+			const body = { ...payloads['new-mail'], id: 8123 + typeVersion * 10, delivery: { carrier: 'USPS' } };
+			const run = (executionId) =>
+				runDelivery({ parameters: { events: ['new-mail'], options: {} }, request: request(body), typeVersion, executionId, workflowId: `wf-rest-shape-v${typeVersion}` });
+			const first = await run('1');
+			expect(first.items.map((i) => i.json.id)).toEqual([body.id]);
+			// Another webhook process (or a restart): the webhook's own memory does not know it.
+			recentDeliveries.clear?.();
+			const second = await run('2');
+			expect(second.items ?? []).toEqual([]);
 		});
 	}
 

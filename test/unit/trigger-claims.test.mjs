@@ -8,7 +8,7 @@ import { mockApi, resetNock } from '../support/api.mjs';
 import { dist, processedData, runDelivery } from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
 
-const { batchedStore, claimDelivery, claimPolicy, deliveryKeyOf, settleMsFor } = dist('nodes/VirtualMailboxTrigger/claims.js');
+const { batchedStore, claimDelivery, claimKeyOf, claimPolicy, deliveryKeyOf, settleMsFor } = dist('nodes/VirtualMailboxTrigger/claims.js');
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
 const POLICY = { ...claimPolicy };
 
@@ -221,6 +221,17 @@ describe('the claim protocol (pure, against a store that loses concurrent update
 		expect(deliveryKeyOf({ ...plain, mail_item: { id: 1 }, download_error: 'x', enrichment_error: 'y' })).toBe(key);
 		expect(deliveryKeyOf({ ...plain, mail_status: 'archived' })).not.toBe(key);
 		expect(deliveryKeyOf({ foo: 1 })).toBeUndefined();
+	});
+
+	test("an item's claim key by node version: version 2 reads the delivery in `delivery`, versions 1 and 1.1 the item itself", () => {
+		const sent = { ...payloads['new-mail'], delivery: { carrier: 'USPS' } };
+		const key = deliveryKeyOf({ event: 'new-mail', ...sent });
+		expect(key).toMatch(/^new-mail:/);
+		// At 1 and 1.1 the item is the delivery; its object field `delivery` is just a field.
+		for (const version of [1, 1.1]) expect(claimKeyOf({ event: 'new-mail', ...sent }, version)).toBe(key);
+		// At 2 the item is the REST shape with the delivery as sent in `delivery`.
+		expect(claimKeyOf({ event: 'new-mail', id: '1001', mail_type: 'letter', delivery: sent }, 2)).toBe(key);
+		expect(claimKeyOf({ event: 'new-mail', id: '1001' }, 2)).toBeUndefined();
 	});
 });
 

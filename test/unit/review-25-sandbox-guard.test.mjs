@@ -1,0 +1,27 @@
+// Review of #25: the sandbox operations "refuse Production credentials before any request". The
+// guard (requireSandbox) only looks at the Environment option, so a Custom credential whose base URL
+// is the production server (a proxy, or a pasted URL) seeds and completes against Production.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { mockApi, resetNock } from '../support/api.mjs';
+import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
+
+const PRODUCTION = 'https://api.usglobalmail.com';
+const credentials = { ...DEFAULT_CREDENTIALS, environment: 'custom', baseUrl: `${PRODUCTION}/v1/` };
+let api;
+beforeEach(() => {
+	resetNock();
+	api = mockApi(PRODUCTION);
+	api.on('POST', '/v1/sandbox/seed', { status: 201, body: { mail_ids: ['1'] } }, { persist: true });
+	api.on('POST', '/v1/sandbox/seed/mail', { status: 201, body: { mail_id: '1' } }, { persist: true });
+});
+afterEach(() => resetNock());
+
+describe('sandbox operations with a Custom credential pointing at the production server', () => {
+	for (const [operation, extra] of [['seedMailbox', {}], ['seedMailItem', { seedMailType: 'LETTER' }]]) {
+		test(`mail ${operation} is refused before any request`, async () => {
+			const { error } = await runNode({ parameters: { resource: 'mail', operation, ...extra }, credentials });
+			expect(api.requests.map((r) => `${r.method} ${r.path}`), 'requests sent to the production host').toEqual([]);
+			expect(error?.message).toMatch(/only works against the sandbox/);
+		});
+	}
+});

@@ -1,0 +1,47 @@
+// Review of #25: the SDK's SeedSandboxMailDto says "`LETTER` and `LARGELETTER` accept a
+// `SCAN_REQUEST`; the rest accept an `UNBOXING_REQUEST`". The simulator (the package's picture of
+// the API) takes any type of request on any mail item, so a workflow built against it can scan a
+// package or open a letter and only fail against the real service.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import nock from 'nock';
+import { startSimulator } from '../simulator/server.mjs';
+import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
+
+let sim;
+let credentials;
+beforeAll(async () => {
+	nock.restore();
+	sim = await startSimulator({ count: 10, seed: 5 });
+	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
+});
+afterAll(async () => {
+	await sim?.close();
+	nock.activate();
+});
+
+async function seed(seedMailType) {
+	const { items, error } = await runNode({ parameters: { resource: 'mail', operation: 'seedMailItem', seedMailType }, credentials });
+	expect(error).toBeUndefined();
+	return items[0].json.mail_id;
+}
+
+describe('Scan → Create on a seeded item of the wrong kind (SDK: letters take a scan, the rest an open-and-scan)', () => {
+	test('a scan request of a PACKAGE is refused', async () => {
+		const mailId = await seed('PACKAGE');
+		const { error } = await runNode({ parameters: { resource: 'scan', operation: 'create', mailId, type: 'scan' }, credentials });
+		expect(error, 'the simulator accepted a SCAN_REQUEST for a package').toBeDefined();
+	});
+	test('an open-and-scan request of a LETTER is refused', async () => {
+		const mailId = await seed('LETTER');
+		const { error } = await runNode({ parameters: { resource: 'scan', operation: 'create', mailId, type: 'open' }, credentials });
+		expect(error, 'the simulator accepted an UNBOXING_REQUEST for a letter').toBeDefined();
+	});
+	test('the matching kinds are accepted', async () => {
+		for (const [kind, type] of [['LARGELETTER', 'scan'], ['MAGAZINE', 'open']]) {
+			const mailId = await seed(kind);
+			const { error, items } = await runNode({ parameters: { resource: 'scan', operation: 'create', mailId, type }, credentials });
+			expect(error).toBeUndefined();
+			expect(items[0].json.type).toBe(type === 'scan' ? 'SCAN_REQUEST' : 'UNBOXING_REQUEST');
+		}
+	});
+});

@@ -45,3 +45,11 @@ describe('Scan → Create on a seeded item of the wrong kind (SDK: letters take 
 		}
 	});
 });
+
+test('the simulator\'s own sample mailroom follows the rule (no scan request of a package, magazine, catalog or softpak)', () => {
+	const typeOf = new Map(sim.db.mails.map((m) => [m.id, m.mail_type]));
+	const wrong = sim.db.scans
+		.map((s) => `${typeOf.get(s.mail_id)} ${s.type}`)
+		.filter((pair) => /^(package|magazine|catalog|softpak) SCAN_REQUEST$|^(letter|large_letter) UNBOXING_REQUEST$/.test(pair));
+	expect([...new Set(wrong)]).toEqual([]);
+});

@@ -21,7 +21,7 @@ export default defineConfig({
 			// so its five n8n processes do not share two cores with the e2e instance.
 			{ extends: true, test: { name: 'queue', include: ['test/queue/**/*.test.mjs'], globalSetup: ['test/setup/queue-setup.mjs'], setupFiles: ['test/setup/conformance-hooks.mjs'], testTimeout: 600_000, hookTimeout: 900_000, pool: 'forks', poolOptions: { forks: { singleFork: true } }, sequence: { groupOrder: 1 } } },
 			// The Poll Trigger's model checker (test/model): in-process and CPU-bound, last, alone.
-			{ extends: true, test: { name: 'model', include: ['test/model/**/*.test.mjs'], testTimeout: 300_000, pool: 'forks', poolOptions: { forks: { singleFork: true } }, sequence: { groupOrder: 2 } } },
+			{ extends: true, test: { name: 'model', include: ['test/model/**/*.test.mjs'], setupFiles: ['test/setup/conformance-hooks.mjs'], testTimeout: 300_000, pool: 'forks', poolOptions: { forks: { singleFork: true } }, sequence: { groupOrder: 2 } } },
 		],
 	},
 });

@@ -14,6 +14,7 @@ import { startSimulator } from '../simulator/server.mjs';
 import { fail } from '../simulator/problems.mjs';
 import { MAIL_STATUSES, MAIL_TYPES, SCAN_FILTERS } from '../simulator/mail-query.mjs';
 import { iso } from '../simulator/mailbox.mjs';
+import { scanKindFor } from '../simulator/data.mjs';
 import { DEFAULT_CREDENTIALS, dist, runPoll } from '../harness/n8n-core-harness.mjs';
 
 // ---- the contract's numbers (spec) ----
@@ -265,7 +266,9 @@ export class ModelRun {
 			return list.length ? list[Math.floor(step.x * list.length)] : undefined;
 		};
 		if (step.move === 'request') {
-			const mail = this.db.mails[Math.floor(step.x * this.db.mails.length)];
+			// Letters take a scan, the other types an open-and-scan (SDK): the mail is one of the requested kind's.
+			const fits = this.db.mails.filter((m) => (scanKindFor(m.mail_type) === 'open') === step.open);
+			const mail = fits[Math.floor(step.x * fits.length)];
 			if (!mail || (mail.scan && IN_PROCESS.has(mail.scan.status))) return 'request: nothing';
 			this.tick(r() * 60_000);
 			const scan = this.sim.mailbox.createScan(mail, step.open ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST');

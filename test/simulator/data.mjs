@@ -33,6 +33,16 @@ export const TYPE_LABELS = {
 	catalog: 'Catalog', distribution: 'Distribution', fulfillment: 'Fulfillment', inventory: 'Inventory',
 };
 
+/** The SDK's upper-case mail type (seed requests, webhook payloads) as the REST mail_type, and back: LARGELETTER is large_letter. */
+export const restMailType = (token) => (token === 'LARGELETTER' ? 'large_letter' : token.toLowerCase());
+export const mailTypeToken = (type) => (type === 'large_letter' ? 'LARGELETTER' : type.toUpperCase());
+
+/**
+ * The request a mail type takes (SDK, SeedSandboxMailDto): letters and large letters a scan
+ * (`scan`, SCAN_REQUEST), every other type an open-and-scan (`open`, UNBOXING_REQUEST).
+ */
+export const scanKindFor = (mailType) => (mailType === 'letter' || mailType === 'large_letter' ? 'scan' : 'open');
+
 function weighted(random, table) {
 	const total = table.reduce((sum, [, w]) => sum + w, 0);
 	let roll = random() * total;
@@ -91,7 +101,9 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 		const recent = n >= count - 30;
 		if (random() < (recent ? 0.6 : 0.3)) {
 			const status = weighted(random, recent ? SCAN_WEIGHTS_RECENT : SCAN_WEIGHTS);
-			const type = mail_type === 'package' && random() < 0.5 ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
+			const type = scanKindFor(mail_type) === 'open' ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
+			// A package once drew its kind here: the draw is kept so that every seed's data stays as before.
+			if (mail_type === 'package') random();
 			// Requested an hour after arrival, never in the future (the newest mail arrived minutes ago).
 			const created = Math.min(arrival + 3_600_000, now - 30_000);
 			const changed = Math.min(created + 7_200_000, Math.max(created, now - 30_000));

@@ -1,8 +1,8 @@
 // The simulated account's data and what changes it: seeded records, the API's resource shapes
 // (docs/api.md, "Resources"), signed file links, and the moves a real mailroom makes.
 import crypto from 'node:crypto';
-import { seed, TYPE_LABELS, uuidFrom } from './data.mjs';
-import { notFound } from './problems.mjs';
+import { scanKindFor, seed, TYPE_LABELS, uuidFrom } from './data.mjs';
+import { fail, notFound } from './problems.mjs';
 
 export const iso = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -103,7 +103,12 @@ export class Mailbox {
 		return mail;
 	}
 
+	/** A scan request (`SCAN_REQUEST`) of a letter or an open-and-scan (`UNBOXING_REQUEST`) of anything else; the other pairs are refused (422 on `type`). */
 	createScan(mail, type, extra = {}) {
+		const kind = scanKindFor(mail.mail_type);
+		if (type !== (kind === 'open' ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST')) {
+			throw fail(422, `Mail item ${mail.id} is a ${mail.mail_type}; it takes type ${kind}`, [{ field: 'type', message: `must be ${kind} for a ${mail.mail_type}` }]);
+		}
 		const scan = {
 			id: uuidFrom(this.db.random), mail_id: mail.id, type, status: 'IN_PROCESS', is_expedited: Boolean(extra.is_expedited),
 			created_at: iso(), updated_at: iso(), instruction: extra.instruction ?? null, reject_reason: null, label: null,

@@ -2,13 +2,9 @@
 // names and upper-case values, signed deliveries sent once with no retry, and crafted variants
 // (forged, tampered, stale, future, unsigned) for the trigger's tests.
 import crypto from 'node:crypto';
-import { TYPE_LABELS } from './data.mjs';
+import { mailTypeToken, TYPE_LABELS } from './data.mjs';
 import { iso } from './mailbox.mjs';
-import { SEED_MAIL_TYPES } from './routes/sandbox.mjs';
 
-/** A REST mail type as the provider writes it in payloads (large_letter → LARGELETTER, its SDK's token). */
-const PAYLOAD_MAIL_TYPES = Object.fromEntries(Object.entries(SEED_MAIL_TYPES).map(([upper, rest]) => [rest, upper]));
-const payloadMailType = (type) => PAYLOAD_MAIL_TYPES[type] ?? type.toUpperCase();
 /** A REST shipment status as the provider's payloads write it: its internal states (the support article's sample: PROCESSED) for in_progress. */
 const payloadShipmentStatus = (status) => (status === 'in_progress' ? 'PROCESSED' : status.toUpperCase());
 
@@ -75,7 +71,7 @@ export class WebhookSender {
 		if (event === 'new-mail') {
 			const m = record;
 			return {
-				id: Number(m.id), mail_type: payloadMailType(m.mail_type), mail_status: m.mail_status.toUpperCase(), weight: m.weight.toFixed(2),
+				id: Number(m.id), mail_type: mailTypeToken(m.mail_type), mail_status: m.mail_status.toUpperCase(), weight: m.weight.toFixed(2),
 				measurement: Object.fromEntries(Object.entries(m.measurement).map(([k, v]) => [k, v.toFixed(2)])),
 				recipient_name: m.recipient_name, sender_name: m.sender_name, image_url: mailbox.signedUrl(`/files/envelopes/${m.id}.jpg`),
 				message: `New ${TYPE_LABELS[m.mail_type].toLowerCase()} from ${m.sender_name}`,
@@ -85,7 +81,7 @@ export class WebhookSender {
 			const s = record;
 			const m = mailbox.mailById(s.mail_id);
 			return {
-				id: Number(m.id), uuid: s.id, mail_type: payloadMailType(m.mail_type), current_status: s.status,
+				id: Number(m.id), uuid: s.id, mail_type: mailTypeToken(m.mail_type), current_status: s.status,
 				scan_result_url: mailbox.signedUrl(`/files/scans/${s.id}.pdf`),
 				...(s.label ? { ai_label: s.label } : {}), ...(s.summary ? { ai_summary: s.summary.join('\n') } : {}),
 				recipient_name: m.recipient_name, sender_name: m.sender_name, message: `Scan ${s.status.toLowerCase()}`,
@@ -95,7 +91,7 @@ export class WebhookSender {
 			const s = record;
 			const m = mailbox.mailById(s.mail_id);
 			return {
-				id: Number(m.id), uuid: s.id, mail_type: payloadMailType(m.mail_type), current_status: s.status,
+				id: Number(m.id), uuid: s.id, mail_type: mailTypeToken(m.mail_type), current_status: s.status,
 				open_result_url: mailbox.signedUrl(`/files/opens/${s.id}.pdf`), recipient_name: m.recipient_name, sender_name: m.sender_name,
 				message: `Open request ${s.status.toLowerCase()}`,
 			};

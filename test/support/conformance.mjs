@@ -63,7 +63,7 @@ export function requestProblems({ method, path, query = {}, body }) {
 	if (!op.body) {
 		if (hasFields) problems.push(`${key}: the SDK sends no body, got ${JSON.stringify(parsed)}`);
 	} else {
-		const result = op.body.strict().safeParse(parsed ?? {});
+		const result = strictDeep(op.body).safeParse(parsed ?? {});
 		if (!result.success) problems.push(`${key}: body ${issues(result)}`);
 	}
 	return problems;

@@ -4,6 +4,11 @@
 // required, `x?: T | null` is `nullable()` (optional and nullable), and answers are strict (a field
 // the SDK does not declare fails). Fixtures, every simulator answer and every request a node sends
 // are checked with these (test/support/conformance.mjs), so none of them can drift from the SDK.
+// Stricter than the SDK's types, which say only `string`, following the SDK's own field comments:
+// scan `type` and `status` and the mail's scan `status` and `category` (SCAN_TYPE, SCAN_STATUS: the
+// values the comments list); ids the comments call numeric strings (mail, folder: digits) or UUIDs;
+// dates (ISO 8601 with offset); a folder's `color` (`#RRGGBB`, "Hex color like `#4BB94B`"); a bank
+// account's `account_number_last4` (4 characters). Everywhere else a `string` is any string.
 import { z } from 'zod';
 
 const datetime = z.string().datetime({ offset: true });

@@ -268,7 +268,7 @@ describe('the same mail, scan and shipment from the simulator: webhook v2 = REST
 	});
 
 	test('scan completed: Poll Trigger and Scan → Get', async () => {
-		const mail = sim.db.mails[0];
+		const mail = sim.db.mails.find((m) => m.mail_type === 'letter'); // a letter takes a scan (SDK)
 		const scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
 		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED', label: 'Invoice', summary: ['Due soon'] });
 		const webhook = await viaWebhook('scan-update', scan.id);

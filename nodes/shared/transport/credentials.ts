@@ -40,16 +40,29 @@ export async function getApiCredentials(this: ApiContext): Promise<VirtualMailbo
 	return await credentials;
 }
 
+/** Pure: the host name of a server URL, lower-case, or undefined for a URL that does not parse. */
+function hostOf(url: string): string | undefined {
+	try {
+		return new URL(url).hostname.toLowerCase();
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * Sandbox-only operations refuse a Production credential before any request: the production API
  * has no sandbox endpoints, and a seed or a forced completion must never touch a real mailbox.
+ * Production is the Environment option or a Custom Base URL on the production host (a pasted URL).
  */
 export async function requireSandbox(this: IExecuteFunctions, operation: string, itemIndex: number): Promise<void> {
 	const credentials = await getApiCredentials.call(this);
-	if (credentials.environment === 'production') {
+	const productionHost = credentials.environment !== 'production' && hostOf(baseUrlOf(credentials)) === hostOf(SERVERS.production);
+	if (credentials.environment === 'production' || productionHost) {
 		throw new NodeOperationError(this.getNode(), `${operation} only works against the sandbox`, {
 			itemIndex,
-			description: 'The credential points at Production. Use a credential whose Environment is Sandbox (or Custom for a local simulator).',
+			description: productionHost
+				? `The credential's Base URL is the production server (${hostOf(SERVERS.production)}). Use the sandbox server, a credential whose Environment is Sandbox, or a local simulator.`
+				: 'The credential points at Production. Use a credential whose Environment is Sandbox (or Custom for a local simulator).',
 		});
 	}
 }

@@ -21,7 +21,7 @@ export const description: INodeProperties[] = forOperation('address', 'update', 
 			...[...ADDRESS_FIELDS]
 				.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
 				.map(({ param, label }) => ({ displayName: label, name: param, type: 'string' as const, default: '' })),
-			{ ...addressTypeField, required: false, description: 'Move the address to the other type. It becomes that type\'s default only if the type has none.' },
+			{ ...addressTypeField, required: false, description: 'Change the address to the other type' },
 		],
 	},
 ]);

@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 	filtersCollection([
 		{ displayName: 'Mail ID', name: 'mailId', type: 'string', default: '', description: 'Only scans of this mail item (numeric ID)' },
 		{ displayName: 'Scanned', name: 'scanned', type: 'options', default: 'week', description: 'Only scans requested within this period', options: PERIOD_OPTIONS },
-		{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Free text the service matches against the scan, such as a label or sender name' },
+		{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Free text to search the scans for' },
 		SORT_FILTER,
 		{ displayName: 'Status', name: 'status', type: 'multiOptions', default: [], options: optionsOf(SCAN_LIST_STATUSES) },
 		{

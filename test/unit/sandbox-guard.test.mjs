@@ -1,6 +1,5 @@
-// Review of #25: the sandbox operations "refuse Production credentials before any request". The
-// guard (requireSandbox) only looks at the Environment option, so a Custom credential whose base URL
-// is the production server (a proxy, or a pasted URL) seeds and completes against Production.
+// The sandbox operations refuse Production before any request: the Environment option, and also a
+// Custom credential whose Base URL is the production server (a proxy, or a pasted URL).
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { mockApi, resetNock } from '../support/api.mjs';
 import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
@@ -24,4 +23,10 @@ describe('sandbox operations with a Custom credential pointing at the production
 			expect(error?.message).toMatch(/only works against the sandbox/);
 		});
 	}
+	test('scan complete is refused before any request', async () => {
+		api.on('POST', '/v1/sandbox/scans/7c9e6679-7425-40de-944b-e07fc1f99ae7/complete', { status: 200, body: {} }, { persist: true });
+		const { error } = await runNode({ parameters: { resource: 'scan', operation: 'complete', scanId: '7c9e6679-7425-40de-944b-e07fc1f99ae7' }, credentials });
+		expect(api.requests.map((r) => `${r.method} ${r.path}`), 'requests sent to the production host').toEqual([]);
+		expect(error?.message).toMatch(/Complete \(Sandbox\) only works against the sandbox/);
+	});
 });

@@ -1,4 +1,4 @@
-// Run by review-25-conformance-gaps.test.mjs in its own vitest: a request the SDK would never send
+// Run by conformance-hooks.test.mjs in its own vitest: a request the SDK would never send
 // (bracketed list), made after the file's last test (afterAll), as e2e cleanup or a late poll does.
 import { afterAll, expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/server.mjs';

@@ -1,9 +1,6 @@
-// Review of #25: "the simulator validates every answer it gives ... in every test run (a mismatch
-// fails the test that caused it)". The check is an afterEach (test/setup/conformance-hooks.mjs)
-// draining a process-wide list, so a mismatch recorded after a file's last test (afterAll cleanup,
-// an e2e poll landing after the last test) is never reported, and the `model` project (the Poll
-// Trigger's model checker, which drives the built trigger against the simulator in `npm test`)
-// has no conformance setup at all.
+// The conformance setup (test/setup/conformance-hooks.mjs) reports every mismatch: one recorded
+// after a file's last test (afterAll cleanup, an e2e poll landing late) fails the run, and every
+// project that starts the simulator, the model checker's included, runs the setup.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -13,7 +10,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 describe('conformance mismatches that no test reports', () => {
 	test('a mismatch recorded in afterAll fails the run', () => {
-		const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/unit/review-25-fixtures/vitest.fixture.config.mjs'], {
+		const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/unit/conformance-hooks-fixtures/vitest.fixture.config.mjs'], {
 			cwd: ROOT,
 			encoding: 'utf8',
 			timeout: 120_000,

@@ -1,7 +1,6 @@
-// Review of #25: the SDK's SeedSandboxMailDto says "`LETTER` and `LARGELETTER` accept a
-// `SCAN_REQUEST`; the rest accept an `UNBOXING_REQUEST`". The simulator (the package's picture of
-// the API) takes any type of request on any mail item, so a workflow built against it can scan a
-// package or open a letter and only fail against the real service.
+// The SDK's SeedSandboxMailDto: "`LETTER` and `LARGELETTER` accept a `SCAN_REQUEST`; the rest
+// accept an `UNBOXING_REQUEST`". The simulator refuses the other pairs (422 on `type`), so a
+// workflow that scans a package or opens a letter fails here as it would against the service.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import nock from 'nock';
 import { startSimulator } from '../simulator/server.mjs';

@@ -142,7 +142,7 @@ export class VirtualMailboxTrigger implements INodeType {
 				const credentials = await getApiCredentials.call(this);
 				// n8n shows only the message of an activation error (its toast drops the description),
 				// so each of these messages says what to do.
-				if (!credentials.webhookSecret) {
+				if (!String(credentials.webhookSecret ?? '').trim()) {
 					throw new NodeOperationError(
 						this.getNode(),
 						'The Virtual Mailbox credential has no Webhook Secret: copy the signing secret from the dashboard (Settings → Automations → Webhooks) into the credential\'s Webhook Secret field, then activate again. Without it no delivery can be verified.',
@@ -245,7 +245,8 @@ export class VirtualMailboxTrigger implements INodeType {
 		const toleranceMs = minutesOption(this, options.toleranceMinutes, 5, 1, 'Timestamp Tolerance') * 60_000;
 		const verify = async (fresh: boolean) => {
 			const { credentials, cached } = await webhookCredentials.call(this, now, fresh);
-			const secrets = [credentials.webhookSecret ?? '', credentials.previousWebhookSecret ?? ''];
+			// Pasted secrets often carry a trailing newline or spaces: the signing secret never does.
+			const secrets = [credentials.webhookSecret, credentials.previousWebhookSecret].map((secret) => String(secret ?? '').trim());
 			return { cached, verdict: verifySignature(req.headers, rawBody, secrets, now, toleranceMs) };
 		};
 		let check;

@@ -46,7 +46,7 @@ describe('credential virtualMailboxApi', () => {
 	test('the test request takes a custom Base URL exactly as the nodes do (with /v1, slashes, spaces); Base URL is required with Custom', async () => {
 		const type = await credentialType();
 		const base = (credentials) => evaluate(type.test.request.baseURL, credentials);
-		for (const baseUrl of ['http://127.0.0.1:4010', 'http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010/v1/', ' https://proxy.example/api/V1// ', 'https://proxy.example/v1x']) {
+		for (const baseUrl of ['http://127.0.0.1:4010', 'http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010/v1/', ' https://proxy.example/api/V1// ', 'https://proxy.example/v1x', 'HTTP://vmb.test', 'Http://vmb.test/v1/', 'http://VMB.test:80/v1', ' http://vmb.test/v1 ', 'http://vmb.test/V1//', 'HTTPS://Proxy.example/V1/', '\thttp://vmb.test/v1\n', '', '   ']) {
 			const credentials = { environment: 'custom', baseUrl };
 			expect(base(credentials), baseUrl).toBe(baseUrlOf(credentials));
 		}

@@ -60,6 +60,9 @@ export function addressEntry(address: IDataObject): INodeListSearchItems {
 	return { name: `${where} (${String(address.type ?? 'address')}${address.is_default ? ', default' : ''})`, value: String(address.id) };
 }
 
+/** Pages a local filter reads, at most, to find a first match (the editor asks for more only on scroll). */
+const FILTER_PAGES = 10;
+
 async function searchPage(
 	ctx: ILoadOptionsFunctions,
 	path: string,
@@ -67,14 +70,21 @@ async function searchPage(
 	entry: (object: IDataObject) => INodeListSearchItems,
 	filter: string | undefined,
 	paginationToken: string | undefined,
+	pageSize = PAGE,
 ): Promise<INodeListSearchResult> {
-	const page = await getPage(ctx, path, query, PAGE, paginationToken);
-	const results = page.data.map(entry);
-	return {
-		// A search the API ran is not filtered again (it may match fields the line does not show).
-		results: 'search' in query ? results : results.filter((result) => matches(result.name, filter)),
-		paginationToken: page.next_cursor ?? undefined,
-	};
+	// A search the API ran is not filtered again (it may match fields the line does not show).
+	const filterHere = !('search' in query) && !!filter;
+	let token = paginationToken;
+	let results: INodeListSearchItems[] = [];
+	// n8n's editor shows "No results" for an empty answer even when it carries a next token, so a
+	// local filter keeps reading until something matches or the list (or the bound) ends.
+	for (let read = 0; read < (filterHere ? FILTER_PAGES : 1); read++) {
+		const page = await getPage(ctx, path, query, pageSize, token);
+		results = page.data.map(entry).filter((result) => !filterHere || matches(result.name, filter));
+		token = page.next_cursor ?? undefined;
+		if (results.length > 0 || !token) break;
+	}
+	return { results, paginationToken: token };
 }
 
 const searchQuery = (filter?: string): Query => (filter?.trim() ? { sort: 'newest', search: filter.trim() } : { sort: 'newest' });
@@ -113,5 +123,7 @@ export async function searchBankAccounts(this: ILoadOptionsFunctions, filter?: s
 		(account) => ({ name: `${String(account.bank_name ?? 'Bank account')} ••••${String(account.account_number_last4 ?? '')}`, value: String(account.id) }),
 		filter,
 		paginationToken,
+		// A customer has a handful of bank accounts: one page of 100 holds them all.
+		100,
 	);
 }

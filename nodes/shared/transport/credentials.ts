@@ -72,7 +72,7 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 /** Once per credential read: the key would travel unencrypted to a custom plain-http server (loopback aside). */
 function warnPlainHttp(ctx: ApiContext, credentials: VirtualMailboxCredentials): void {
 	const baseUrl = baseUrlOf(credentials);
-	if (credentials.environment !== 'custom' || !baseUrl.startsWith('http://')) return;
+	if (credentials.environment !== 'custom' || !/^http:\/\//i.test(baseUrl)) return;
 	try {
 		const { hostname, origin } = new URL(baseUrl);
 		if (!LOOPBACK.test(hostname)) ctx.logger.warn(`Virtual Mailbox: the credential's Base URL ${origin} is plain http, so the API key is sent unencrypted. Use https.`);

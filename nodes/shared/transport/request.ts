@@ -38,7 +38,7 @@ export async function apiRequest(
 ): Promise<IDataObject> {
 	const credentials = await getApiCredentials.call(this);
 	const baseUrl = baseUrlOf(credentials);
-	if (!/^https?:\/\//.test(baseUrl)) {
+	if (!/^https?:\/\//i.test(baseUrl)) {
 		const problem = baseUrl === '' ? 'is empty: with Environment Custom, set it (for example http://127.0.0.1:4010)' : `"${baseUrl}" is not an http(s) address`;
 		throw new NodeOperationError(this.getNode(), `The credential's Base URL ${problem}`, {
 			itemIndex: options.itemIndex,

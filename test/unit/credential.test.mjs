@@ -1,4 +1,5 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import nock from 'nock';
 import * as F from '../support/fixtures.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
 import { DEFAULT_CREDENTIALS, dist, loadPackage, runNode } from '../harness/n8n-core-harness.mjs';
@@ -88,4 +89,22 @@ describe('credential virtualMailboxApi', () => {
 		expect(error.description).toMatch(/looks like a sandbox \(test\) key/);
 		expect(error.description).not.toContain('test_sk_abcdef');
 	});
+});
+
+// A Base URL the connection test accepts must work in the nodes, also for odd spellings.
+describe('credential test vs the nodes, odd Base URLs', () => {
+	afterEach(() => resetNock());
+	for (const baseUrl of ['HTTP://vmb.test', 'Http://vmb.test/v1/', 'http://VMB.test:80/v1', ' http://vmb.test/v1 ', 'http://vmb.test/V1//']) {
+		test(`"${baseUrl}": the URL the connection test calls is the URL Account → Get calls`, async () => {
+			const type = (await loadPackage()).credentialTypes.virtualMailboxApi.type;
+			const credentials = { ...DEFAULT_CREDENTIALS, baseUrl };
+			const tested = new URL(`${evaluate(type.test.request.baseURL, credentials)}${type.test.request.url}`).href;
+			expect(tested).toBe('http://vmb.test/v1/account');
+			const seen = [];
+			nock('http://vmb.test').get('/v1/account').reply(200, () => (seen.push('GET /v1/account'), { id: 'acct' }));
+			const { error } = await runNode({ parameters: { resource: 'account', operation: 'get' }, credentials });
+			expect(error?.message).toBeUndefined();
+			expect(seen).toEqual(['GET /v1/account']);
+		});
+	}
 });

@@ -5,7 +5,7 @@ import { mockApi, resetNock } from '../support/api.mjs';
 import { DEFAULT_CREDENTIALS, dist, runHook, runWebhook } from '../harness/n8n-core-harness.mjs';
 
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
-import { PREVIOUS, payloads, request, sign } from '../support/webhooks.mjs';
+import { PREVIOUS, SECRET, payloads, request, sign } from '../support/webhooks.mjs';
 
 const ALL = ['new-mail', 'scan-update', 'open-update', 'shipment-update'];
 const params = (options = {}, events = ALL) => ({ events, options });
@@ -100,6 +100,11 @@ describe('rejected with 401 (or 400), no workflow data, never a throw', () => {
 		const run = await deliver(body, { credentials: { ...DEFAULT_CREDENTIALS, webhookSecret: '' } });
 		expect(run.response.statusCode).toBe(401);
 		expect(run.result.workflowData).toBeUndefined();
+	});
+	test('secrets pasted with a trailing newline or spaces still verify (current and previous)', async () => {
+		const credentials = { ...DEFAULT_CREDENTIALS, webhookSecret: `${SECRET}\n`, previousWebhookSecret: `  ${PREVIOUS} ` };
+		expect(started(await deliver(body, { credentials }))).toHaveLength(1);
+		expect(started(await deliver(undefined, { req: request({ ...payloads['new-mail'], id: 5301 }, { secret: PREVIOUS }), credentials }))).toHaveLength(1);
 	});
 	test('the previous secret still works during rotation', async () => {
 		const credentials = { ...DEFAULT_CREDENTIALS, previousWebhookSecret: PREVIOUS };
@@ -278,6 +283,7 @@ describe('Download File and Add Full Resource', () => {
 });
 
 describe('lifecycle methods', () => {
+	const activate = (credentials) => runHook({ parameters: params({}, ['new-mail']), method: 'create', credentials: { ...DEFAULT_CREDENTIALS, ...credentials } }).then(() => undefined, (e) => e);
 	test('activation checks the secret and the key', async () => {
 		api.on('GET', '/v1/account', { body: F.account() });
 		expect(await runHook({ parameters: params(), method: 'checkExists' })).toBe(false);
@@ -291,6 +297,23 @@ describe('lifecycle methods', () => {
 			/no Webhook Secret: copy the signing secret from the dashboard \(Settings → Automations → Webhooks\) into the credential's Webhook Secret field/,
 		);
 		expect(api.requests).toHaveLength(0);
+	});
+	test('a Webhook Secret of only spaces is no secret: activation fails at once (the API Key check trims, this one does not)', async () => {
+		api.on('GET', '/v1/account', { body: { id: 'acct' } });
+		const error = await activate({ webhookSecret: '   ' });
+		expect(error?.message).toMatch(/no Webhook Secret/);
+		expect(api.requests).toHaveLength(0);
+	});
+	test('an empty custom Base URL fails at once, saying what to set, and never shows the key', async () => {
+		const error = await activate({ baseUrl: '' });
+		expect(error?.message).toMatch(/Base URL is empty: with Environment Custom, set it/);
+		expect(error.message).not.toContain(DEFAULT_CREDENTIALS.apiKey);
+	});
+	test('a key without permission (403) fails with a how-to in the message, never the key', async () => {
+		api.on('GET', '/v1/account', { status: 403, body: { error: { code: 'forbidden', message: 'Forbidden' } } });
+		const error = await activate({});
+		expect(error?.message).toMatch(/403|Forbidden|permission/i);
+		expect(error.message).not.toContain(DEFAULT_CREDENTIALS.apiKey);
 	});
 	test('activation without an API key fails before any request and says where keys are made', async () => {
 		await expect(runHook({ parameters: params(), method: 'create', credentials: { ...DEFAULT_CREDENTIALS, apiKey: ' ' } })).rejects.toThrow(

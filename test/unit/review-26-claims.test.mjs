@@ -206,3 +206,66 @@ describe('review #26: cost at 0 ms (virtual time, not a timed test)', () => {
 		expect(mean).toBeLessThanOrEqual(1000);
 	});
 });
+
+/**
+ * Seeded schedules on the n8n-like store with busy workers: each process has a gap of up to
+ * `gapMax` ms between reading the row and its update reaching it (not holding the lock), each write
+ * `lockedMs`-3x`lockedMs` inside the lock; `deliveries` deliveries, each copied to 1 to `processes`
+ * processes, all within `spread` ms. Answers the outcomes per delivery and the longest write any
+ * claim measured.
+ */
+async function busySchedule(seed, { processes, deliveries, spread, gapMax, lockedMs }) {
+	const random = rngOf(seed);
+	const clock = virtualClock();
+	let list = [];
+	let rowLock = Promise.resolve();
+	let longestWriteMs = 0;
+	const store = {
+		async record(values, { gap, locked }) {
+			const started = clock.now;
+			const read = [...list];
+			const g = gap();
+			if (g) await clock.sleep(g);
+			const previous = rowLock;
+			let release;
+			rowLock = new Promise((resolve) => (release = resolve));
+			await previous;
+			await clock.sleep(locked());
+			const present = new Set(values.filter((v) => read.includes(v)));
+			list = [...read, ...values.filter((v) => !read.includes(v))];
+			release();
+			longestWriteMs = Math.max(longestWriteMs, clock.now - started);
+			return { present, writeMs: clock.now - started };
+		},
+	};
+	const views = Array.from({ length: processes }, () => {
+		const batch = batchedStore(clock.sleep);
+		const processGap = gapMax * random();
+		const timing = { gap: () => processGap * random(), locked: () => lockedMs * (1 + 2 * random()) };
+		return { record: (values) => batch.record(values, (all) => store.record(all, timing)) };
+	});
+	const claims = [];
+	for (let d = 0; d < deliveries; d++) {
+		const copies = 1 + Math.floor(random() * processes);
+		const first = Math.floor(random() * processes);
+		for (let c = 0; c < copies; c++) {
+			const view = views[(first + c) % processes];
+			const start = random() * spread;
+			claims.push(clock.sleep(start).then(() => claimDelivery(view, `d${d}`, `${d}-${c}`, clock.sleep).then((outcome) => [d, outcome])));
+		}
+	}
+	const outcomes = Array.from({ length: deliveries }, () => []);
+	for (const [d, outcome] of await clock.run(Promise.all(claims))) outcomes[d].push(outcome);
+	return { outcomes, longestWriteMs };
+}
+
+describe('review #26: busy workers (read and update apart), far below the ceiling: a delivery is LOST', () => {
+	for (const seed of [58, 110]) {
+		test(`3 workers, gaps up to 2 s, writes 5-15 ms, 10 deliveries over 3 s, seed ${seed}: no delivery has every copy answer 'duplicate'`, async () => {
+			const { outcomes, longestWriteMs } = await busySchedule(seed, { processes: 3, deliveries: 10, spread: 3000, gapMax: 2000, lockedMs: 5 });
+			expect(longestWriteMs).toBeLessThan(10_000 / 3); // far below the README's ceiling (writes over 10 s)
+			const lost = outcomes.map((o, d) => [d, o]).filter(([, o]) => o.every((x) => x === 'duplicate')).map(([d, o]) => `d${d}: ${o}`);
+			expect(lost).toEqual([]);
+		});
+	}
+});

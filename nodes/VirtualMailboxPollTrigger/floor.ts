@@ -11,8 +11,10 @@ export type OrderKey = [number, number];
 /** The id the window's part of the floor carries: below every item that arrived at that instant. */
 const BEFORE_ANY_ID = -1;
 
-export function orderKeyOf(item: IDataObject): OrderKey {
-	return [Date.parse(String(item.arrival_date ?? '')) || 0, Number(item.id) || 0];
+/** No order key without an arrival date (nullable in the API): such an item is skipped (README). */
+export function orderKeyOf(item: IDataObject): OrderKey | undefined {
+	const arrival = Date.parse(String(item.arrival_date ?? ''));
+	return Number.isNaN(arrival) ? undefined : [arrival, Number(item.id) || 0];
 }
 
 export function compareKeys(a: OrderKey, b: OrderKey): number {
@@ -23,52 +25,80 @@ export function isAboveFloor(key: OrderKey, floor: OrderKey | undefined): boolea
 	return floor === undefined || compareKeys(key, floor) > 0;
 }
 
-/**
- * The floor after `recorded` changed: the highest of the previous floor, the newest recorded
- * arrival less LATE_WINDOW, and the key of the MAX_REMEMBERED-th newest recorded item. Never lower
- * than before.
- */
-export function raiseFloor(floor: OrderKey | undefined, recorded: Record<string, number>): OrderKey | undefined {
-	const keys = Object.entries(recorded)
-		.map(([id, arrival]): OrderKey => [arrival, Number(id) || 0])
-		.sort((a, b) => compareKeys(b, a));
-	const candidates: OrderKey[] = floor ? [floor] : [];
-	if (keys.length > 0) candidates.push([keys[0][0] - LATE_WINDOW_MS, BEFORE_ANY_ID]);
-	if (keys.length >= MAX_REMEMBERED) candidates.push(keys[MAX_REMEMBERED - 1]);
-	return candidates.reduce<OrderKey | undefined>((high, key) => (high === undefined || compareKeys(key, high) > 0 ? key : high), undefined);
+function highest(keys: Array<OrderKey | undefined>): OrderKey | undefined {
+	return keys.reduce<OrderKey | undefined>((high, key) => (key && (high === undefined || compareKeys(key, high) > 0) ? key : high), undefined);
 }
 
-/** `recorded` plus `items`, then the floor raised and the ids at or below it forgotten. */
-export function recordItems(floor: OrderKey | undefined, recorded: Record<string, number>, items: IDataObject[]): { floor?: OrderKey; recorded: Record<string, number> } {
-	const all = { ...recorded };
-	for (const item of items) all[String(item.id)] = orderKeyOf(item)[0];
-	const raised = raiseFloor(floor, all);
+function newestFirst(recorded: Record<string, number>): OrderKey[] {
+	return Object.entries(recorded)
+		.map(([id, arrival]): OrderKey => [arrival, Number(id) || 0])
+		.sort((a, b) => compareKeys(b, a));
+}
+
+/** The key of the MAX_REMEMBERED-th newest recorded item, if that many are recorded. */
+export function rememberedKey(recorded: Record<string, number>): OrderKey | undefined {
+	return newestFirst(recorded)[MAX_REMEMBERED - 1];
+}
+
+/**
+ * The floor after `recorded` changed: the highest of the previous floor, the newest recorded
+ * arrival less LATE_WINDOW, and `remembered` (a MAX_REMEMBERED-th newest recorded item). Never
+ * lower than before.
+ */
+export function raiseFloor(floor: OrderKey | undefined, recorded: Record<string, number>, remembered?: OrderKey): OrderKey | undefined {
+	const newest = newestFirst(recorded)[0];
+	return highest([floor, newest && [newest[0] - LATE_WINDOW_MS, BEFORE_ANY_ID], remembered]);
+}
+
+/** New Mail's part of the state (PollState). */
+export interface FloorState {
+	floor?: OrderKey;
+	/** The MAX_REMEMBERED-th newest recorded item when the last poll ended: the floor's next step. */
+	remembered?: OrderKey;
+	recorded: Record<string, number>;
+}
+
+/**
+ * `recorded` plus `items`, then the floor raised (to `past` too, if given) and the ids at or below
+ * it forgotten. The MAX_REMEMBERED part of the floor lags one poll: it is the MAX_REMEMBERED-th
+ * newest item recorded when the previous poll ended, so that an item a moving list hid from a
+ * poll that emitted 1,000 newer ones is still above the floor for the next poll (limit 3). So up
+ * to MAX_REMEMBERED + MAX_EMIT_PER_POLL ids are kept. Priming (`atOnce`) applies it at once.
+ */
+export function recordItems(state: FloorState, items: IDataObject[], { past, atOnce = false }: { past?: OrderKey; atOnce?: boolean } = {}): Required<Pick<FloorState, 'recorded'>> & FloorState {
+	const all = { ...state.recorded };
+	for (const item of items) {
+		const key = orderKeyOf(item);
+		if (key) all[String(item.id)] = key[0];
+	}
+	const remembered = rememberedKey(all);
+	const floor = highest([raiseFloor(state.floor, all, atOnce ? remembered : state.remembered), past]);
 	const kept: Record<string, number> = {};
-	for (const [id, arrival] of Object.entries(all)) if (isAboveFloor([arrival, Number(id) || 0], raised)) kept[id] = arrival;
-	return { floor: raised, recorded: kept };
+	for (const [id, arrival] of Object.entries(all)) if (isAboveFloor([arrival, Number(id) || 0], floor)) kept[id] = arrival;
+	return { floor, remembered, recorded: kept };
 }
 
 /**
  * New mail among the items a poll listed: above the floor and not recorded, each id once, oldest
  * first. The first MAX_EMIT_PER_POLL are emitted now; the rest are new mail for the next polls.
  */
-export function selectNew(listed: Iterable<IDataObject>, floor: OrderKey | undefined, recorded: Record<string, number>): { emit: IDataObject[]; waiting: number } {
-	const fresh = new Map<string, IDataObject>();
+export function selectNew(listed: Iterable<IDataObject>, floor: OrderKey | undefined, recorded: Record<string, number>): { emit: IDataObject[]; waiting: number; oldestWaiting?: OrderKey } {
+	const fresh = new Map<string, { item: IDataObject; key: OrderKey }>();
 	for (const item of listed) {
 		const id = String(item.id);
-		if (!(id in recorded) && isAboveFloor(orderKeyOf(item), floor)) fresh.set(id, item);
+		const key = orderKeyOf(item);
+		if (key && !(id in recorded) && isAboveFloor(key, floor)) fresh.set(id, { item, key });
 	}
-	const oldestFirst = [...fresh.values()].sort((a, b) => compareKeys(orderKeyOf(a), orderKeyOf(b)));
-	return { emit: oldestFirst.slice(0, MAX_EMIT_PER_POLL), waiting: Math.max(0, oldestFirst.length - MAX_EMIT_PER_POLL) };
+	const oldestFirst = [...fresh.values()].sort((a, b) => compareKeys(a.key, b.key));
+	const emit = oldestFirst.slice(0, MAX_EMIT_PER_POLL).map(({ item }) => item);
+	return { emit, waiting: oldestFirst.length - emit.length, oldestWaiting: oldestFirst[emit.length]?.key };
 }
 
 /**
- * Priming reads the whole mailbox newest first down to here: an item more than LATE_WINDOW older
+ * Priming reads the whole mailbox newest first (the keys of its dated items) down to here: an item more than LATE_WINDOW older
  * than the newest one, or past the MAX_REMEMBERED newest (what the floor would forget at once).
  */
-export function primingDone(read: IDataObject[]): boolean {
+export function primingDone(read: OrderKey[]): boolean {
 	if (read.length >= MAX_REMEMBERED) return true;
-	const newest = read[0] ? orderKeyOf(read[0])[0] : undefined;
-	const last = read.at(-1);
-	return newest !== undefined && last !== undefined && orderKeyOf(last)[0] < newest - LATE_WINDOW_MS;
+	return read.length > 0 && read.at(-1)![0] < read[0][0] - LATE_WINDOW_MS;
 }

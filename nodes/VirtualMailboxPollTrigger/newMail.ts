@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEPTH_LIMIT } from '../shared/constants';
 import { MAIL_SPLITS } from '../shared/mail';
 import { divideQuery, eachPage, getPage, type Query } from '../shared/transport';
-import { compareKeys, isAboveFloor, type OrderKey, orderKeyOf, primingDone, recordItems, selectNew } from './floor';
+import { compareKeys, type FloorState, isAboveFloor, type OrderKey, orderKeyOf, primingDone, recordItems, selectNew } from './floor';
 import type { PollState } from './state';
 
 /**
@@ -18,6 +18,12 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, query:
 		const page = await getPage(this, '/v1/mails', query, 5, undefined);
 		return page.data.map((json) => ({ json: { event: 'new-mail', ...json } }));
 	}
+	if (state.unreachable) {
+		// Mail out of reach found by the last poll, which emitted (below). Cleared first: reported once.
+		const [from, to] = state.unreachable;
+		delete state.unreachable;
+		throw unreachableError(this, from, to);
+	}
 	if (!state.recorded) {
 		await prime.call(this, state);
 		return [];
@@ -25,16 +31,31 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, query:
 	const floor = state.floor;
 	const read: FloorRead = { items: new Map() };
 	await readDownToFloor.call(this, query, floor, read);
-	if (read.unreached) {
-		// Given up knowingly: the floor goes up past what could not be listed, and the poll says so.
-		Object.assign(state, recordItems(read.unreached, state.recorded, []));
-		throw new NodeOperationError(this.getNode(), `Mail that arrived between ${floor ? isoOf(floor) : 'the activation'} and ${isoOf(read.unreached)} may not have been emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep, and more matched even divided by status, mail type, scan status and read state)`, {
-			description: 'Read that mail with Mail → Get Many (Return All). The trigger goes on with the newer mail from the next poll; this is reported once.',
-		});
+	if (read.unreached && !(state.reported && compareKeys(read.unreached, state.reported) <= 0)) {
+		// Mail out of reach, not reported before. The first report fails this poll at once (n8n
+		// shows a failed poll's error; a poll cannot both emit and fail), the floor unchanged, so
+		// the next poll emits the mail the parts read in full listed. Out of reach further still
+		// (the part grew meanwhile): the next poll reports that, this one emits.
+		const from = state.reported?.[0] ?? floor?.[0] ?? null;
+		const first = !state.reported;
+		state.reported = read.unreached;
+		if (first) throw unreachableError(this, from, read.unreached[0]);
+		state.unreachable = [from, read.unreached[0]];
 	}
-	const { emit } = selectNew(read.items.values(), floor, state.recorded);
-	Object.assign(state, recordItems(floor, state.recorded, emit));
+	const { emit, oldestWaiting } = selectNew(read.items.values(), floor, state.recorded);
+	// What could not be listed (reported) is given up knowingly: the floor goes up past it, but not
+	// past new mail read and left for the next polls by the cap.
+	let past = read.unreached;
+	if (past && oldestWaiting && compareKeys(oldestWaiting, past) <= 0) past = [oldestWaiting[0], oldestWaiting[1] - 1];
+	Object.assign(state, recordItems(state as FloorState, emit, { past }));
+	if (state.reported && !isAboveFloor(state.reported, state.floor)) delete state.reported;
 	return emit.map((json) => ({ json: { event: 'new-mail', ...json } }));
+}
+
+function unreachableError(context: IPollFunctions, from: number | null, to: number): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `Mail that arrived between ${from === null ? 'the activation' : isoOf(from)} and ${isoOf(to)} may not have been emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep, and more matched even divided by status, mail type, scan status and read state)`, {
+		description: 'Read that mail with Mail → Get Many (Return All). The trigger goes on with the newer mail from the next poll; this is reported once.',
+	});
 }
 
 /**
@@ -43,14 +64,18 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, query:
  */
 async function prime(this: IPollFunctions, state: PollState): Promise<void> {
 	const read: IDataObject[] = [];
+	const keys: OrderKey[] = [];
 	for await (const page of eachPage(this, '/v1/mails', { sort: 'newest' })) {
 		for (const item of page.data) {
+			const key = orderKeyOf(item);
+			if (!key) continue;
 			read.push(item);
-			if (primingDone(read)) break;
+			keys.push(key);
+			if (primingDone(keys)) break;
 		}
-		if (primingDone(read)) break;
+		if (primingDone(keys)) break;
 	}
-	Object.assign(state, recordItems(undefined, {}, read));
+	Object.assign(state, recordItems({ recorded: {} }, read, { atOnce: true }));
 }
 
 interface FloorRead {
@@ -76,6 +101,7 @@ async function readDownToFloor(this: IPollFunctions, query: Query, floor: OrderK
 			listed += page.data.length;
 			for (const item of page.data) {
 				const key = orderKeyOf(item);
+				if (!key) continue; // undated: no place in the order, never new mail (README)
 				if (!isAboveFloor(key, floor)) return; // newest first: the rest is at or below the floor too
 				read.items.set(String(item.id), item);
 				lowest = key;
@@ -95,6 +121,6 @@ async function readDownToFloor(this: IPollFunctions, query: Query, floor: OrderK
 	}
 }
 
-function isoOf(key: OrderKey): string {
-	return new Date(key[0]).toISOString();
+function isoOf(ms: number): string {
+	return new Date(ms).toISOString();
 }

@@ -15,6 +15,12 @@ export interface PollState extends IDataObject {
 	fingerprint?: string;
 	/** New Mail: no mail at or below this order key [arrival ms, numeric id] is emitted; it never goes down. */
 	floor?: [number, number];
+	/** New Mail: the MAX_REMEMBERED-th newest recorded item when the last poll ended; the next poll raises the floor to it. */
+	remembered?: [number, number];
+	/** New Mail: the highest order key below which mail was out of reach and reported, while above the floor. */
+	reported?: [number, number];
+	/** New Mail: [from arrival ms (null: the activation), to arrival ms] of mail out of reach found by a poll that emitted; the next poll reports it and clears it. */
+	unreachable?: [number | null, number];
 	/** New Mail: mail id → arrival ms of the items recorded (at priming, then every item emitted) above the floor. */
 	recorded?: Record<string, number>;
 	/** Scans: id → created_at ms of the scans of the event's type seen in process or restoring and not completed since. */

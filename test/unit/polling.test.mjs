@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { dist } from '../harness/n8n-core-harness.mjs';
 
-const { raiseFloor, recordItems, selectNew, primingDone, isAboveFloor } = dist('nodes/VirtualMailboxPollTrigger/floor.js');
+const { raiseFloor, recordItems, rememberedKey, selectNew, primingDone, isAboveFloor, orderKeyOf } = dist('nodes/VirtualMailboxPollTrigger/floor.js');
 const { examineScans, isNewScan, newestOf, completionKey } = dist('nodes/VirtualMailboxPollTrigger/scans.js');
 const { fingerprintOf } = dist('nodes/VirtualMailboxPollTrigger/state.js');
 const { LATE_WINDOW_MS, MAX_REMEMBERED, MAX_EMIT_PER_POLL } = dist('nodes/VirtualMailboxPollTrigger/limits.js');
@@ -27,7 +27,27 @@ describe('the floor', () => {
 
 	test('the 1,000th newest recorded item when 1,000 are recorded within the window', () => {
 		const recorded = Object.fromEntries(Array.from({ length: 1_200 }, (_, n) => [String(n + 1), T0 - n * 60_000]));
-		expect(raiseFloor(undefined, recorded)).toEqual([T0 - 999 * 60_000, 1_000]);
+		expect(rememberedKey(recorded)).toEqual([T0 - 999 * 60_000, 1_000]);
+		expect(raiseFloor(undefined, recorded, rememberedKey(recorded))).toEqual([T0 - 999 * 60_000, 1_000]);
+	});
+
+	test('its 1,000-remembered part lags one poll (limit 3), so at most 2,000 ids are kept; priming applies it at once', () => {
+		const primed = recordItems({ recorded: {} }, Array.from({ length: 1_200 }, (_, n) => mail(n + 1, -n / 60)), { atOnce: true });
+		expect(primed.floor).toEqual([T0 - 999 * 60_000, 1_000]);
+		expect(Object.keys(primed.recorded)).toHaveLength(999);
+		// a poll emits 1,000 newer items: the floor keeps its place for the next poll
+		const next = recordItems(primed, Array.from({ length: 1_000 }, (_, n) => mail(5_000 + n, 1 + n / 60)));
+		expect(next.floor).toEqual(primed.floor);
+		expect(Object.keys(next.recorded)).toHaveLength(1_999);
+		// and the poll after it raises it to the 1,000th newest of then
+		const after = recordItems(next, []);
+		expect(after.floor).toEqual([T0 + hour, 5_000]);
+		expect(Object.keys(after.recorded)).toHaveLength(999);
+	});
+
+	test('an item without arrival_date has no order key and is never new mail', () => {
+		expect(orderKeyOf({ id: '5', arrival_date: null })).toBeUndefined();
+		expect(selectNew([{ id: '5', arrival_date: null }, mail(6, 1)], undefined, {}).emit.map((m) => m.id)).toEqual(['6']);
 	});
 
 	test('never goes down, even when the recorded ids that raised it are gone', () => {
@@ -35,7 +55,7 @@ describe('the floor', () => {
 	});
 
 	test('recordItems raises the floor and forgets the ids at or below it', () => {
-		const { floor, recorded } = recordItems(undefined, { 1: T0 - 100 * hour }, [mail(2, 0), mail(3, -1)]);
+		const { floor, recorded } = recordItems({ recorded: { 1: T0 - 100 * hour } }, [mail(2, 0), mail(3, -1)]);
 		expect(floor).toEqual([T0 - LATE_WINDOW_MS, -1]);
 		expect(Object.keys(recorded).sort()).toEqual(['2', '3']);
 	});
@@ -55,14 +75,16 @@ describe('selectNew', () => {
 		expect(emit).toHaveLength(MAX_EMIT_PER_POLL);
 		expect(emit[0].id).toBe(String(5_000 - 1_249));
 		expect(waiting).toBe(250);
+		expect(selectNew(listed, undefined, {}).oldestWaiting).toEqual(orderKeyOf(listed[249]));
 	});
 });
 
 describe('primingDone', () => {
 	test('past 72 h below the newest item, or at 1,000 items', () => {
-		expect(primingDone([mail(3, 0), mail(2, -71)])).toBe(false);
-		expect(primingDone([mail(3, 0), mail(2, -73)])).toBe(true);
-		expect(primingDone(Array.from({ length: 1_000 }, (_, n) => mail(2_000 - n, 0)))).toBe(true);
+		const keys = (items) => items.map(orderKeyOf);
+		expect(primingDone(keys([mail(3, 0), mail(2, -71)]))).toBe(false);
+		expect(primingDone(keys([mail(3, 0), mail(2, -73)]))).toBe(true);
+		expect(primingDone(keys(Array.from({ length: 1_000 }, (_, n) => mail(2_000 - n, 0))))).toBe(true);
 		expect(primingDone([])).toBe(false);
 	});
 });

@@ -436,18 +436,23 @@ export class ModelRun {
 			if (keys.length) {
 				const windowStart = keys[0][0] - LATE_WINDOW_MS;
 				ep.top = keys.filter((k) => k[0] >= windowStart).slice(0, MAX_REMEMBERED);
-				this.raiseFloor(ep);
+				this.raiseFloor(ep, { atOnce: true });
 			}
 		}
 		this.epoch = ep;
 	}
 
-	raiseFloor(ep) {
+	/**
+	 * After priming (`atOnce`) and after every poll that ran to its end: the floor's MAX_REMEMBERED
+	 * part lags one such poll (README: the 1,000th newest recorded item as the previous poll ended).
+	 */
+	raiseFloor(ep, { atOnce = false } = {}) {
 		if (!ep.top.length) return;
 		ep.newest = ep.top[0];
-		const candidates = [[ep.top[0][0] - LATE_WINDOW_MS, -Infinity]];
-		if (ep.top.length >= MAX_REMEMBERED) candidates.push(ep.top[MAX_REMEMBERED - 1]);
-		for (const c of candidates) if (!ep.floor || cmp(c, ep.floor) > 0) ep.floor = c;
+		const remembered = ep.top.length >= MAX_REMEMBERED ? ep.top[MAX_REMEMBERED - 1] : undefined;
+		const candidates = [[ep.top[0][0] - LATE_WINDOW_MS, -Infinity], atOnce ? remembered : ep.remembered];
+		ep.remembered = remembered;
+		for (const c of candidates) if (c && (!ep.floor || cmp(c, ep.floor) > 0)) ep.floor = c;
 	}
 
 	/** What the oracle needs from the mailbox at a poll's start or end. */
@@ -476,7 +481,9 @@ export class ModelRun {
 		else this.recordScans(ep, outcome, { start, end, checked, overlapped });
 	}
 
-	recordMail(ep, { items }, { start, end, checked, overlapped }) {
+	recordMail(ep, { items, error }, { start, end, checked, overlapped }) {
+		// The trigger raises its floor at the end of a poll that ran to its end (not an overlapped one).
+		const raise = () => !error && !overlapped && this.raiseFloor(ep);
 		const byId = new Map(this.db.mails.map((m) => [m.id, m]));
 		let previous;
 		for (const item of items) {
@@ -496,7 +503,7 @@ export class ModelRun {
 		if (this.emittedToWorkflow.length > 5_000) this.emittedToWorkflow.splice(0, 2_500);
 		ep.top.sort((a, b) => cmp(b, a));
 		ep.top.length = Math.min(ep.top.length, MAX_REMEMBERED);
-		if (overlapped || !start) return this.raiseFloor(ep);
+		if (overlapped || !start) return raise();
 		// New mail at this poll: in Q at its start and its end, above the floor at its start, logged after the priming.
 		const fresh = [...start.inQ].filter((id) => end.inQ.has(id) && !ep.emitted.has(id) && (this.logged.get(id) ?? 0) > ep.primingSeq);
 		const capped = items.length >= MAX_EMIT_PER_POLL;
@@ -513,13 +520,16 @@ export class ModelRun {
 		// Pending: new mail that a later poll must emit while it matches. It leaves when it stops matching.
 		for (const id of [...ep.pending.keys()]) if (!start.inQ.has(id) || !end.inQ.has(id)) ep.pending.delete(id);
 		for (const id of fresh) if (!ep.pending.has(id)) ep.pending.set(id, { key: keyOf(byId.get(id)), since: this.stepIndex, checked });
-		this.raiseFloor(ep);
+		raise();
 		// The floor passed a pending item: allowed by limit 1 (beyond the late window of the newest
 		// recorded), or if an error names its arrival date (limit 4); judged when the epoch ends.
 		for (const [id, p] of ep.pending) {
 			if (above(p.key, ep.floor) && !(ep.floor[1] === -Infinity && Math.abs(p.key[0] - ep.floor[0]) <= EDGE_MS)) continue;
 			ep.pending.delete(id);
 			if (p.key[0] < ep.newest[0] - LATE_WINDOW_MS + EDGE_MS) continue;
+			// Limit 3: missed by a poll the list moved under, then by the next poll, moved under too,
+			// which raised the floor past it (the 1,000-remembered part lags only one poll).
+			if (!checked && p.since < this.stepIndex) continue;
 			ep.suspects.push({ id, key: p.key, since: p.since, at: this.stepIndex });
 		}
 	}
@@ -562,6 +572,7 @@ export class ModelRun {
 		const ep = this.epoch;
 		if (!ep) return;
 		for (const s of ep.suspects) {
+			if (ep.emitted.has(s.id)) continue;
 			const reported = ep.reported.some((d) => Math.abs(d - s.key[0]) <= EDGE_MS) || (ep.reported.length >= 2 && s.key[0] >= Math.min(...ep.reported) - EDGE_MS && s.key[0] <= Math.max(...ep.reported) + EDGE_MS);
 			if (!reported) this.violation('never-skipped-silently', `mail ${s.id} (arrived ${iso(s.key[0])}) was new mail from step ${s.since}, matched the query at every poll since, and the floor passed it at step ${s.at} without emitting it or an error naming its arrival date`);
 		}

@@ -46,12 +46,14 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 		return emitted.map((m) => ({ json: { event: 'new-mail', ...m } }));
 	}
 
-	function raiseFloor(state) {
+	function raiseFloor(state, atOnce = false) {
 		const keys = Object.values(state.recorded).sort((a, b) => cmp(b, a));
 		if (!keys.length) return;
-		const candidates = [[keys[0][0] - LATE_WINDOW_MS, -1]];
-		if (keys.length >= MAX_REMEMBERED) candidates.push(keys[MAX_REMEMBERED - 1]);
-		for (const c of candidates) if (!state.floor || cmp(c, state.floor) > 0) state.floor = c;
+		// The 1,000-remembered part lags one poll (README, the floor); priming applies it at once.
+		const remembered = keys[MAX_REMEMBERED - 1];
+		const candidates = [[keys[0][0] - LATE_WINDOW_MS, -1], atOnce ? remembered : state.remembered];
+		state.remembered = remembered ?? null;
+		for (const c of candidates) if (c && (!state.floor || cmp(c, state.floor) > 0)) state.floor = c;
 		for (const [id, key] of Object.entries(state.recorded)) if (cmp(key, state.floor) <= 0) delete state.recorded[id];
 	}
 
@@ -61,7 +63,7 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 		let newest;
 		const listed = await read('/v1/mails', { sort: 'newest' }, (m) => (newest ??= keyOf(m)[0]) - keyOf(m)[0] <= LATE_WINDOW_MS, MAX_REMEMBERED);
 		for (const m of listed) state.recorded[m.id] = keyOf(m);
-		raiseFloor(state);
+		raiseFloor(state, true);
 	}
 
 	const TYPE = { 'scan-completed': 'scan', 'open-completed': 'open' };

@@ -4,7 +4,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { pollsInFlight } from '../shared/state/pollsInFlight';
-import type { Query } from '../shared/transport';
+import { retryPolicy } from '../shared/state/retryPolicy';
+import { deadlineIn, type Query } from '../shared/transport';
 import { type CompletionEvent, pollCompletions } from './completions';
 import { pollNewMail } from './newMail';
 import { fingerprintOf, type PollState } from './state';
@@ -111,11 +112,19 @@ export class VirtualMailboxPollTrigger implements INodeType {
 		if (items.length === 0) return null;
 		if (options.downloadFile) {
 			const property = String(options.binaryPropertyName || 'data');
+			const maxBytes = maxBytesOf(options);
+			// One deadline for all of this poll's downloads (link requests included), not one per
+			// item: otherwise a slow host would hold the poll items × the download deadline.
+			const deadline = deadlineIn(retryPolicy.downloadTimeoutMs);
 			for (const item of items) {
+				if (deadline.signal.aborted) {
+					item.json.download_error = `Not downloaded: this poll's downloads did not finish within ${deadline.ms / 1000} s`;
+					continue;
+				}
 				const fallbackName = `${event}-${String(item.json.id)}`;
-				const maxBytes = maxBytesOf(options);
-				if (event === 'new-mail') await attachLink.call(this, item, item.json.envelope_image_url, fallbackName, property, { maxBytes });
-				else await attachFile.call(this, item, property, async () => await downloadScanFile.call(this, String(item.json.id), { fallbackName, maxBytes }));
+				const signal = deadline.signal;
+				if (event === 'new-mail') await attachLink.call(this, item, item.json.envelope_image_url, fallbackName, property, { maxBytes, signal });
+				else await attachFile.call(this, item, property, async () => await downloadScanFile.call(this, String(item.json.id), { fallbackName, maxBytes, signal }));
 			}
 		}
 		return [items];

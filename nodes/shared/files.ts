@@ -46,13 +46,13 @@ export function maxBytesOf(options: IDataObject): number {
 export async function downloadScanFile(
 	this: FileContext,
 	scanId: string,
-	{ fallbackName = `scan-${scanId}.pdf`, itemIndex, maxBytes }: { fallbackName?: string; itemIndex?: number; maxBytes?: number } = {},
+	{ fallbackName = `scan-${scanId}.pdf`, itemIndex, maxBytes, signal }: { fallbackName?: string; itemIndex?: number; maxBytes?: number; signal?: AbortSignal } = {},
 ): Promise<DownloadedFile> {
-	const link = await apiRequest.call(this, 'GET', `/v1/scans/${segment(scanId)}/file`, { itemIndex });
+	const link = await apiRequest.call(this, 'GET', `/v1/scans/${segment(scanId)}/file`, { itemIndex, signal });
 	if (typeof link.url !== 'string') {
 		throw new NodeOperationError(this.getNode(), `GET /v1/scans/${scanId}/file returned no link`, { itemIndex });
 	}
-	return await downloadFile.call(this, link.url, fallbackName, { itemIndex, maxBytes });
+	return await downloadFile.call(this, link.url, fallbackName, { itemIndex, maxBytes, signal });
 }
 
 /**

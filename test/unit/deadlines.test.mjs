@@ -21,6 +21,8 @@ let front;
 let credentials;
 /** What each file transfer did: bytes sent before it ended, and whether the client closed it first. */
 const transfers = [];
+/** File paths already answered 503 once (?fail503=1). */
+const failedOnce = new Set();
 
 /**
  * The simulator behind a host that dribbles file bodies; `hops` redirects first (each answered
@@ -36,6 +38,12 @@ async function startDribblingFront(upstream) {
 				url.searchParams.set('hops', String(hops - 1));
 				await new Promise((r) => setTimeout(r, hopDelayMs));
 				res.writeHead(302, { location: `${url.pathname}?${url.searchParams}` }).end();
+				return;
+			}
+			// ?fail503=1: the first request for this path is answered 503 at once, the retry dribbles.
+			if (url.searchParams.get('fail503') === '1' && !failedOnce.has(url.pathname)) {
+				failedOnce.add(url.pathname);
+				res.writeHead(503, { 'content-type': 'application/json' }).end('{"title":"Service Unavailable","status":503}');
 				return;
 			}
 			const transfer = { sent: 0, closedByClient: false, done: false };
@@ -136,6 +144,35 @@ describe('a download ends at its deadline, however the host sends', () => {
 		expect(item.json.sender_name).toBe('Dribble');
 		expect(item.json.download_error).toBe('The file was not downloaded: it did not finish within 1 s');
 		await expectCut();
+	});
+
+	test('retries count: a first attempt answered 503 at once, then a retry that dribbles, ends at the one 1 s deadline', async () => {
+		const link = `${front.url}/files/envelopes/retried-${Math.random()}.pdf?fail503=1`;
+		const run = await runWebhook({ parameters: { events: ['new-mail'], options: { downloadFile: true } }, request: request({ ...payloads['new-mail'], id: 454545, image_url: link }), credentials, workflowId: `wf-deadline-${Math.random()}` });
+		const [item] = run.result.workflowData[0];
+		// the 503 was served and retried: the retry is the one dribbling transfer, cut at the deadline
+		expect(failedOnce.has(new URL(link).pathname)).toBe(true);
+		expect(transfers).toHaveLength(1);
+		expect(item.json.download_error).toBe('The file was not downloaded: it did not finish within 1 s');
+		await expectCut();
+	});
+
+	test('poll trigger: one deadline for all of a poll\'s downloads, not one per item', async () => {
+		// Failed on the code before: each of the 4 items got its own 1 s deadline, so the poll was
+		// held 4 s (4 × 120 s in production) and every item's transfer was started and cut in turn.
+		const parameters = { event: 'new-mail', filters: {}, options: { downloadFile: true } };
+		const first = await runPoll({ parameters, credentials });
+		for (let k = 0; k < 4; k++) await control('/mail', { sender_name: `Dribble ${k}` });
+		const { result } = await runPoll({ parameters, credentials, staticData: JSON.parse(JSON.stringify(first.staticData)) });
+		expect(result[0]).toHaveLength(4);
+		expect(result[0].every((item) => /within 1 s/.test(item.json.download_error) && item.binary === undefined)).toBe(true);
+		// The items after the deadline are not downloaded at all (the one running at the deadline may
+		// race it by a tick): at most 2 transfers began, and every one was closed by us mid-body.
+		expect(result[0].at(-1).json.download_error).toBe("Not downloaded: this poll's downloads did not finish within 1 s");
+		expect(transfers.length).toBeGreaterThanOrEqual(1);
+		expect(transfers.length).toBeLessThanOrEqual(2);
+		await transferEnded();
+		expect(transfers.every((t) => t.closedByClient && t.sent < DRIBBLE_BYTES)).toBe(true);
 	});
 });
 

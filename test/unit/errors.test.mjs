@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import nock from 'nock';
-import { mockApi, resetNock } from '../support/api.mjs';
+import { BASE, mockApi, resetNock } from '../support/api.mjs';
 import { CORE_MAJOR, DEFAULT_CREDENTIALS, dist, runNode } from '../harness/n8n-core-harness.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
@@ -224,5 +225,32 @@ describe('secrets never leak', () => {
 		expect(dump).toContain('[redacted]');
 		expect(dump).not.toContain(accountNumber);
 		expect(dump).not.toContain(DEFAULT_CREDENTIALS.apiKey);
+	});
+});
+
+// API bodies are read as streams (so a deadline can close them) and parsed by parsedBody: they must
+// still come out as n8n's json:true gave them. The BOM test failed on the code before (axios strips
+// a BOM, the stream read did not, so the body stayed text and the operation failed).
+describe('API bodies read as streams come out as n8n parsed them', () => {
+	const account = { id: 'acc_1', name: 'Ünïcode Corp', email: 'a@b.example' };
+
+	test('gzip-encoded JSON is decoded', async () => {
+		nock(BASE).get('/v1/account').reply(200, zlib.gzipSync(JSON.stringify(account)), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+		const { error, items } = await runNode({ parameters: { resource: 'account', operation: 'get' } });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject(account);
+	});
+
+	test('JSON with a UTF-8 byte-order mark is parsed as JSON', async () => {
+		nock(BASE).get('/v1/account').reply(200, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(account))]), { 'content-type': 'application/json' });
+		const { error, items } = await runNode({ parameters: { resource: 'account', operation: 'get' } });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject(account);
+	});
+
+	test('problem details (application/problem+json) reach the error message', async () => {
+		nock(BASE).get('/v1/account').reply(422, JSON.stringify({ type: 'about:blank', title: 'Bad thing', status: 422, detail: 'the detail text' }), { 'content-type': 'application/problem+json' });
+		const { error } = await runNode({ parameters: { resource: 'account', operation: 'get' } });
+		expect(`${error?.message} ${error?.description}`).toMatch(/the detail text|Bad thing/);
 	});
 });

@@ -80,6 +80,16 @@ describe('Return All with Status = Inbox while one item is archived above the re
 		expect(inboxRequests()).toHaveLength(2 * Math.ceil(inbox.length / 100));
 	});
 
+	test('a list of exactly one full page (100 items, total_count 100) is one request: nothing to confirm', async () => {
+		// Failed on the code before: a full first page was taken for "more than one page" and read again.
+		await sim.reset({ count: 100, seed: 24 });
+		sim.requests.length = 0;
+		const { items, error } = await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, options: { maxParallelRequests: 1 } }, credentials });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(100);
+		expect(sim.requests.filter((r) => r.path === '/v1/mails')).toHaveLength(1);
+	});
+
 	test('sameItems compares ids in order', () => {
 		expect(sameItems([{ id: '1' }, { id: '2' }], [{ id: '1' }, { id: '2' }])).toBe(true);
 		expect(sameItems([{ id: '1' }, { id: '2' }], [{ id: '2' }, { id: '1' }])).toBe(false);

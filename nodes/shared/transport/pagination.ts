@@ -49,8 +49,10 @@ export async function listPaginated(
 	query: Query,
 	options: ListOptions,
 ): Promise<IDataObject[]> {
-	const items = await readList.call(this, path, query, options);
-	if (!options.returnAll || !listPolicy.confirmReturnAll || items.length < PAGE_SIZE_MAX) return items;
+	const shape = { severalPages: false };
+	const items = await readList.call(this, path, query, options, shape);
+	// A list that came in one request (one page, full or not) has no page boundary to slip across.
+	if (!options.returnAll || !listPolicy.confirmReturnAll || !shape.severalPages) return items;
 	// The counts cannot see every change: with the API's position-counting cursors, one item leaving
 	// above the read position and another entering below it leave every total_count as it was, and
 	// the item pushed across a page boundary is missed. So a list read in several requests is read
@@ -74,12 +76,14 @@ export function sameItems(a: IDataObject[], b: IDataObject[]): boolean {
 	return a.length === b.length && a.every((item, k) => item.id === b[k].id);
 }
 
-async function readList(this: ApiContext, path: string, query: Query, options: ListOptions): Promise<IDataObject[]> {
+/** `shape.severalPages` is set when the first page shows the list takes more than one request. */
+async function readList(this: ApiContext, path: string, query: Query, options: ListOptions, shape = { severalPages: false }): Promise<IDataObject[]> {
 	const max = options.returnAll ? Number.POSITIVE_INFINITY : Math.max(1, options.limit);
 	const pageSize = Math.min(PAGE_SIZE_MAX, max);
 	const parallel = options.returnAll && (options.maxParallel ?? 1) > 1 && options.reverseQuery && options.order;
 	const pool = parallel ? new RequestPool(options.maxParallel!) : undefined;
 	const first = await getPage(this, path, query, pageSize, undefined, options.itemIndex, { pool });
+	shape.severalPages = first.next_cursor !== null || first.total_count > pageSize;
 	if (pool && first.next_cursor) {
 		return await readConcurrently(this, path, query, first, {
 			itemIndex: options.itemIndex,

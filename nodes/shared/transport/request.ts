@@ -94,9 +94,12 @@ export async function apiRequest(
 	return (body === '' || body === null || body === undefined ? {} : body) as IDataObject;
 }
 
-/** Pure: a JSON body parsed, as n8n would with `json: true`; text that is not JSON stays text, an empty body is ''. */
+/**
+ * Pure: a JSON body parsed, as n8n would with `json: true`; text that is not JSON stays text, an
+ * empty body is ''. A leading UTF-8 byte-order mark is dropped first, as axios does.
+ */
 export function parsedBody(raw: Buffer | undefined): IN8nHttpFullResponse['body'] {
-	const text = raw?.toString('utf8') ?? '';
+	const text = (raw?.toString('utf8') ?? '').replace(/^\uFEFF/, '');
 	if (text.trim() === '') return '';
 	try {
 		return JSON.parse(text) as IN8nHttpFullResponse['body'];

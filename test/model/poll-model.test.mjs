@@ -3,6 +3,7 @@
 // A failure prints its seed, the shortest history found and the command that replays it.
 // The checker itself is checked too: a plain reading of the contract passes it, and each of four
 // readings with one rule broken fails it with that rule's property.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generate, runHistory, startModel } from './poll-model.mjs';
 import { referencePoll } from './reference-trigger.mjs';
@@ -21,6 +22,16 @@ describe('the Poll Trigger against the model', () => {
 			const result = await checkSeed(model, { seed, steps: CI_STEPS, shrinkMs: 30_000, out: (line) => lines.push(line) });
 			console.log(lines.join('\n'));
 			expect(result.ok, lines.join('\n')).toBe(true);
+		});
+	}
+
+	// The written histories (test/model/histories: findings once made) pass step by step.
+	const histories = new URL('./histories/', import.meta.url);
+	for (const file of fs.readdirSync(histories).filter((name) => name.endsWith('.json'))) {
+		test(`history ${file} passes`, async () => {
+			const { seed, history } = JSON.parse(fs.readFileSync(new URL(file, histories), 'utf8'));
+			const { violation, lines } = await runHistory(model, history, seed);
+			expect(violation?.message, lines.join('\n')).toBeUndefined();
 		});
 	}
 });

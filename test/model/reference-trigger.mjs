@@ -17,13 +17,17 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 		if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
 		return await response.json();
 	};
-	/** Newest first, while `more(item)` holds, at most `most` items (cursors within this call only). */
+	/**
+	 * Newest first, while `more(item)` holds, at most `most` items (cursors within this call only).
+	 * Mail without an arrival date is skipped (README, limit 6): it neither ends nor counts.
+	 */
 	const read = async (path, query, more, most = Infinity) => {
 		const out = [];
 		let cursor;
 		do {
 			const page = await get(path, { ...query, limit: 100, cursor });
 			for (const item of page.data) {
+				if (path === '/v1/mails' && !item.arrival_date) continue;
 				if (!more(item) || out.length >= most) return out;
 				out.push(item);
 			}

@@ -3,7 +3,10 @@
 import { generate, runHistory, shrink } from './poll-model.mjs';
 
 /** What CI runs (`npm test`, `npm run test:model` without arguments). */
-export const CI_SEEDS = [1, 2, 3, 4, 5];
+// Odd seeds read with keyset cursors, even ones with offset cursors (generate); seed 8's burst past
+// the API's 10,000-item depth lands while the query is New Mail without filters (step 53), so CI
+// reads divided by filters.
+export const CI_SEEDS = [1, 2, 3, 4, 5, 8];
 export const CI_STEPS = 1_000;
 
 export async function checkSeed(model, { seed, steps, shrinkMs = 60_000, out = console.log }) {

@@ -53,7 +53,9 @@ export function queryMails(items, params, now = Date.now()) {
 	);
 	// Ties broken by id so the order is total and pages never overlap.
 	const dir = sort === 'oldest' ? 1 : -1;
-	out.sort((a, b) => dir * (Date.parse(a.arrival_date) - Date.parse(b.arrival_date) || Number(a.id) - Number(b.id)));
+	// Mail without an arrival date (nullable in the API) sorts as the newest: the order stays total.
+	const arrival = (m) => (m.arrival_date ? Date.parse(m.arrival_date) : Number.MAX_SAFE_INTEGER);
+	out.sort((a, b) => dir * (arrival(a) - arrival(b) || Number(a.id) - Number(b.id)));
 	return out;
 }
 

@@ -473,3 +473,90 @@ describe('scan completed', () => {
 		expect(done.items.map((i) => [i.json.id, i.json.type])).toEqual([[open.id, 'UNBOXING_REQUEST']]);
 	});
 });
+
+describe('review of #22 (new mail)', () => {
+	// Review of #22 (defect since fixed): `arrival_date` is nullable (API spec, mail item fields). The trigger gives such an
+	// item the order key [0, id] and stops reading the list at the first item at or below the floor
+	// ("newest first: the rest is at or below the floor too"). An item without an arrival date that the
+	// API lists before newer mail therefore ends every poll's read early: mail that arrived after it and
+	// matches the query is never emitted, which no stated limit allows.
+	test('an item without arrival_date listed first does not hide the new mail listed after it', async () => {
+		const { saved } = await poll(newMail);
+		const a = (await control('/mail', { sender_name: 'A' })).mail.id;
+		const b = (await control('/mail', { sender_name: 'B' })).mail.id;
+		const undated = (await control('/mail', { sender_name: 'Undated' })).mail.id;
+		sim.db.mails.find((m) => m.id === undated).arrival_date = null; // nullable in the API
+		sim.changed?.();
+		const listed = await fetch(`${sim.url}/v1/mails?sort=newest&limit=3`, { headers: { 'x-api-key': sim.apiKey, Authorization: `Bearer ${sim.apiKey}` } }).then((r) => r.json()).catch(() => undefined);
+		const next = await poll(newMail, saved);
+		const again = await poll(newMail, next.saved);
+		const emitted = [...next.items, ...again.items].map((i) => i.json.id);
+		// A and B arrived after the priming, match the (empty) filters, are within every limit.
+		expect({ emitted, listedFirst: listed?.data?.map((m) => m.id) }).toMatchObject({ emitted: expect.arrayContaining([a, b]) });
+	});
+
+	// Review of #22 (defect since fixed), limit 3 ("an item that moved while a poll read the list may be missed by that poll;
+	// the next poll emits it if it still matches"). When the poll that missed it emits 1,000 items all
+	// newer than it, the floor (the 1,000th newest recorded item) rises above the missed item: the next
+	// poll never emits it although it still matches. Here: 1,001 new inbox items; while the poll reads its
+	// 11th page one item it already read leaves the inbox, so the oldest new item moves from position
+	// 1,000 to 999 under the offset cursor and is skipped; it stays in the inbox and is never emitted.
+	const inbox = { event: 'new-mail', filters: { status: ['inbox'] }, options: {} };
+
+	test('an item missed because the list moved during the read is emitted by a later poll while it still matches (limit 3)', async () => {
+		const { saved } = await poll(inbox);
+		const added = [];
+		for (let n = 0; n < 1_001; n++) added.push((await control('/mail', { sender_name: `Backlog ${n}` })).mail.id);
+		const oldest = added[0];
+		expect(sim.db.mails.find((m) => m.id === oldest).mail_status).toBe('inbox');
+		let requests = 0;
+		sim.settings.onRequest = async (record) => {
+			if (record.path !== '/v1/mails' || ++requests !== 11) return;
+			sim.db.mails.find((m) => m.id === added.at(-1)).mail_status = 'archived'; // read on page 1 already
+			sim.changed();
+		};
+		const first = await poll(inbox, saved);
+		sim.settings.onRequest = undefined;
+		const emitted = first.items.map((i) => i.json.id);
+		let state = first.saved;
+		for (let n = 0; n < 3; n++) {
+			const next = await poll(inbox, state);
+			emitted.push(...next.items.map((i) => i.json.id));
+			state = next.saved;
+		}
+		expect(sim.db.mails.find((m) => m.id === oldest).mail_status).toBe('inbox'); // still matches
+		expect(emitted).toHaveLength(new Set(emitted).size);
+		expect(emitted).toContain(oldest);
+	});
+
+	// Review of #22 (defect since fixed), limit 4: "mail still out of reach makes one poll fail with an error naming its
+	// arrival dates; that poll raises the floor past it". The floor is raised past the lowest key of
+	// the part that could not be listed, so mail of *another* part that the same poll listed in full
+	// (within reach, its list ended) and that is older than that key is dropped too: it was never out
+	// of reach, still matches, and is never emitted.
+	const inboxLetters = { event: 'new-mail', filters: { status: ['inbox'], mailType: ['letter'], scanStatus: ['none'] }, options: {} };
+
+	test('mail listed in full by a reachable part is emitted even when another part is out of reach', async () => {
+		const state = {};
+		await runPoll({ parameters: inboxLetters, credentials, staticData: state }); // priming
+		const readLetters = [];
+		for (let n = 0; n < 30; n++) {
+			const id = (await control('/mail', { sender_name: `Read ${n}`, mail_type: 'letter' })).mail.id;
+			sim.db.mails.find((m) => m.id === id).is_read = true;
+			readLetters.push(id);
+		}
+		for (let n = 0; n < 150; n++) await control('/mail', { sender_name: `Unread ${n}`, mail_type: 'letter' });
+		sim.changed();
+		expect(sim.db.mails.filter((m) => readLetters.includes(m.id)).every((m) => m.mail_status === 'inbox' && !m.scan)).toBe(true);
+		await control('/faults', { path: '/v1/mails', method: 'GET', cursor: true, status: 422, count: 100_000 });
+		const failed = await runPoll({ parameters: inboxLetters, credentials, staticData: state }).catch((error) => error);
+		expect(failed).toBeInstanceOf(Error); // the unread part is out of reach past its first page: reported
+		const emitted = [];
+		for (let n = 0; n < 3; n++) {
+			const { result } = await runPoll({ parameters: inboxLetters, credentials, staticData: state });
+			emitted.push(...(result?.[0] ?? []).map((i) => i.json.id));
+		}
+		// the 30 read letters were listed completely (one page, the list's end) by the is_read=true part
+		expect(readLetters.filter((id) => !emitted.includes(id))).toEqual([]);
+	});
+});

@@ -14,7 +14,8 @@ import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 import { retryPolicy } from '../shared/state/retryPolicy';
 import { attachLink, downloadFileOption, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
-import { claimDelivery, claimKeyOf, claimPolicy, queuedStore } from './claims';
+import { claimDelivery, claimKeyOf, claimPolicy } from './claims';
+import type { ClaimClock, ClaimStore } from './claims';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
 import { judge, stateOf } from './deliveries';
 import { restShapeOf } from './restShape';
@@ -196,18 +197,26 @@ export class VirtualMailboxTrigger implements INodeType {
 		const options = this.getNodeParameter('options', 0, {}) as Options;
 		// Test deliveries, manual runs and retries of a failed execution run as asked.
 		if (this.getMode() !== 'webhook' || options.duplicateWindowMinutes === 0) return [items];
-		if (typeof this.helpers.checkProcessedAndRecord !== 'function') return [items]; // an n8n without the store
-		const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
-		const record = async (values: string[]) => {
-			const result = await this.helpers.checkProcessedAndRecord(values, 'node', { mode: 'entries', maxEntries: claimPolicy.maxEntries });
-			return new Set(result.processed.map(String));
+		const helpers = this.helpers;
+		// An n8n without the store (or part of it) runs every execution.
+		if ([helpers.checkProcessedAndRecord, helpers.getProcessedDataCount, helpers.clearAllProcessedItems, helpers.removeProcessed].some((f) => typeof f !== 'function')) return [items];
+		const entries = { mode: 'entries' as const, maxEntries: claimPolicy.maxEntries };
+		const lock = [claimPolicy.lockValue];
+		const store: ClaimStore = {
+			recordKeys: async (keys) => new Set((await helpers.checkProcessedAndRecord(keys, 'node', entries)).processed.map(String)),
+			recordLock: async () => (await helpers.checkProcessedAndRecord(lock, 'workflow', entries)).processed.length > 0,
+			countLock: async () => await helpers.getProcessedDataCount('workflow', entries),
+			deleteLock: async () => await helpers.clearAllProcessedItems('workflow', entries),
+			removeLockValue: async () => await helpers.removeProcessed(lock, 'workflow', entries),
 		};
-		const store = queuedStore(scope, record, sleep);
+		const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
+		const clock: ClaimClock = { now: () => Date.now(), wait: sleep, random: Math.random };
+		const warn = (message: string) => this.logger.warn(`Virtual Mailbox Trigger: ${message}`);
 		const kept: INodeExecutionData[] = [];
 		const typeVersion = this.getNode().typeVersion;
 		for (const item of items) {
 			const key = claimKeyOf(item.json, typeVersion);
-			const outcome = key === undefined ? 'new' : await claimDelivery(store, key, this.getExecutionId(), sleep);
+			const outcome = key === undefined ? 'new' : await claimDelivery(scope, key, store, clock, warn);
 			if (outcome === 'duplicate') {
 				this.logger.info(`Virtual Mailbox Trigger: ${key} was already run by another execution; this copy ends here`);
 				continue;

@@ -5,181 +5,95 @@ import { detectEvent, identityOf } from './events';
 
 /**
  * Exactly once across n8n processes. The webhook process's own checks (deliveries.ts) see only
- * that process's memory, and n8n does not reliably save a webhook's static data, so the execution
- * of every accepted delivery claims it in n8n's database-backed deduplication store (the one the
- * Remove Duplicates node uses) before anything downstream runs: in queue mode on the worker, in a
- * single n8n in the main process, both sharing the database, so copies, replays to another webhook
- * process and replays after a restart run once.
+ * that process's memory, so the execution of every accepted delivery claims it in n8n's
+ * database-backed deduplication store (the one the Remove Duplicates node uses) before anything
+ * downstream runs: in queue mode on the worker, in a single n8n in the main process, both sharing
+ * the database, so copies, replays to another webhook process and replays after a restart run once.
  *
- * n8n's store (its processed_data table, the same code on n8n 1.x and 2.x) keeps one row per node,
- * a list it reads (findOne) and then writes back whole (update) without a lock or a version; the
- * only atomic step is the row's first insert. A record answers which of its values the read saw,
- * and writes them all. Between the read and the update of one process another's update may land,
- * and is then overwritten: a busy event loop or a wait for one of the pool's connections puts any
- * time there. Nothing can be asked without being written, and nobody's entries can be listed.
+ * n8n's store (its processed_data table, the same code on n8n 1.x and 2.x) keeps one row per
+ * workflow and context, a list it reads and then writes back whole, without a lock: two records
+ * that overlap can erase each other's values, so a plain check-and-record lets copies run twice,
+ * and no wait makes it safe (a read can trail its update by any time). One step is atomic: the
+ * row's first insert, since (workflow, context) is the table's primary key; an insert that finds
+ * the row inserted meanwhile fails. The claim builds a lock on it:
  *
- * The claim is a tournament of markers: `key` (level 1), then `key#2`, `key#3`... A copy at level k
- * records marker k with its own claim (`key@execution`): if marker k was there, a copy that read
- * before it exists, ranked earlier, and this copy is out. If not, it waits for overlapping writes
- * to land (settleMsFor) and records its claim alone: there, its write stood, no copy tied with it
- * overwrote it; it records marker k+1 and, if that is still absent, runs ('new'). Missing, a tied
- * copy overwrote it: it waits twice as long (the tied copy records marker k+1 meanwhile) and goes
- * to level k+1. A copy that is out answers 'duplicate' only once a record shows its own claim there
- * together with the earlier marker (not before: that would trust a read its own write may have
- * overwritten); until then it records again. A claim that has not decided within
- * claimPolicy.maxClaimMs runs ('unsettled').
+ * - The lock is the workflow's row (scope "workflow"): it exists while a claim holds it, and holds
+ *   one value, LOCK. A process takes it by recording LOCK when it counted no row (counting only
+ *   reads): if LOCK was not there, its write inserted the row (an update of an existing row would
+ *   have found LOCK) and it holds the lock; if the insert lost a race it fails. It gives the lock
+ *   back by deleting the row.
+ * - Holding it, the process records the keys of its waiting deliveries in the trigger node's row
+ *   (scope "node"): a key that was there is a copy ('duplicate'), the others run ('new'). Holders
+ *   follow each other (an insert succeeds only once the last holder's delete has landed, which
+ *   follows its record), so each record reads every earlier one and none is erased: each key is
+ *   new for exactly one execution.
+ * - Nothing is lost whatever happens: a key is found only if an execution recorded it, and an
+ *   execution that records a key runs it (or fails, visibly).
  *
- * Why no delivery can be lost, whatever the timings: a copy answers 'duplicate' only after seeing
- * a marker it did not write first. Take the highest marker any copy of a delivery wrote: the first
- * write of it to land was read before anything held it, so its copy saw it absent, and so is not
- * out. That copy either ran (won at that level), or would have gone on to a higher marker (there
- * is none), or ran at the ceiling. An earlier run's markers (a replay) count the same way: that run
- * ran. Past the ceiling, copies may run twice; none is lost.
- *
- * Why copies run once (the limit): the update of a copy that read before the winner's writes
- * landed overwrites them, markers included, and the other copy cannot tell. So a winner keeps its
- * key, marker and claim in the store (holdEntries): it records them again at doubling
- * intervals (0.3 s, 0.6 s, 1.2 s...) for claimPolicy.holdMs. A copy whose write lands late has
- * measured that write (its own read-to-update time is in it) and waits three times as long before
- * it checks, by when the winner has written them again. What is left: a process whose update lands
- * more than claimPolicy.holdMs (30 s) after its read, or whose one write is slower than three times
- * the writes that copy measured before it (the wait follows what it measured, not what it will
- * see), or whose writes fail. The model test (trigger-claims.test.mjs) counts those doubles and
- * checks each had such a write.
+ * What is left (README, Scaling): a lock held past claimPolicy.leaseMs (its process stopped while
+ * holding it) is deleted by a waiting process; if its holder was only slow, its record may then
+ * overlap the next holder's and copies may run twice. A Remove Duplicates node with scope
+ * "Workflow" in the same workflow shares the workflow's row: the claim then sees a row that is not
+ * its lock and records without the lock ('unguarded': copies in different processes at the same
+ * moment may run twice) and says so in the log, never deleting that node's data.
  */
 export const claimPolicy = {
+	/** The lock's one value (the store keeps its md5). */
+	lockValue: 'virtual-mailbox-trigger/claim-lock',
+	/** Between looks at a held lock: twice this process's typical write, with jitter, within these bounds. */
+	minPollMs: 5,
+	maxPollMs: 500,
 	/**
-	 * The shortest wait: on a healthy database a write takes milliseconds, but the process that
-	 * made an overlapping write may be busy between its read and its write (another execution's
-	 * code on the same worker).
+	 * A lock seen held this long without a break is taken to be left by a stopped process and
+	 * deleted. Holds last two writes; it is this or 20 times the slowest recent write, the longer.
 	 */
-	minSettleMs: 300,
-	/**
-	 * The wait per measured write: writes to one row queue behind each other in Postgres (a row
-	 * lock), and one process's claims write one at a time (state/claimQueues.ts), so a write that
-	 * overlapped this one lands within a few write times.
-	 */
-	settleFactor: 3,
-	/**
-	 * How many waits a copy whose claim was overwritten lets pass before it goes on to the next
-	 * marker: the copy that overwrote it landed later, may have measured longer writes (it queued
-	 * behind this one), and must have written its marker by then.
-	 */
-	loserFactor: 4,
-	/** The longest wait (writes of 10 s at settleFactor 3). */
-	maxSettleMs: 30_000,
-	/** A claim undecided after this long runs ('unsettled'): a store this slow cannot settle copies. */
+	leaseMs: 120_000,
+	/** A write to the store that has not answered in this long: its claims run ('unsettled') rather than wait on it. */
+	writeDeadlineMs: 60_000,
+	/** A claim still waiting for the lock after this long runs ('unsettled'). */
 	maxClaimMs: 180_000,
-	/** How long a winner writes its entries again (holdEntries), at doubling intervals from minSettleMs. */
-	holdMs: 30_000,
-	/**
-	 * How many markers above its own level a winner holds: a copy it tied with at its last record
-	 * (both read before the other's write landed) goes on to the next level and the one after,
-	 * and must find them there.
-	 */
-	heldLevels: 3,
-	/** Each interval between a winner's rewrites is this many times the one before. */
-	holdGrowth: 1.5,
-	/**
-	 * After each of its writes a process pauses this many times a typical recent write (the lowest
-	 * quarter of its last writes, its first write left out: a cold connection, the row's insert),
-	 * before its next: the writes other processes started meanwhile land first (in Postgres they
-	 * queue behind this one), so its next write builds on theirs.
-	 */
-	pauseFactor: 4,
-	/** The longest pause. */
-	maxPauseMs: 4_000,
-	/**
-	 * A write to the store that has not answered in this long fails the claims in it (a hung
-	 * connection), or in ten times this process's typical recent write if that is longer (a slow
-	 * store, where writes also queue behind other processes' for the row's lock).
-	 */
-	writeDeadlineMs: 120_000,
-	/** The store's bound: a delivery takes five or six entries (key, markers, claims), so about the last 1,700 deliveries. */
+	/** The node's row keeps the last 10,000 keys (one per delivery). */
 	maxEntries: 10_000,
 };
 
-/** What a record answers: which values were there before, and how long the write took (not the time spent queued for it). */
-export interface Recorded {
-	present: Set<string>;
-	writeMs: number;
-	/** A write tried again after one that failed or timed out, which may have landed: what it finds there may be its own. */
-	retried?: boolean;
-}
+/**
+ * - new: the first execution of this delivery, it runs;
+ * - duplicate: another execution recorded it first;
+ * - unsettled: the store did not answer in time, it runs rather than risk losing it;
+ * - unguarded: the workflow's row is another node's, recorded without the lock (see the module comment).
+ */
+export type ClaimOutcome = 'new' | 'duplicate' | 'unsettled' | 'unguarded';
 
-/** What the claim protocol needs of the store: record values, answer which were there before. */
+/** What the claim needs of n8n's deduplication store (helpers.checkProcessedAndRecord and its siblings, mode "entries"). */
 export interface ClaimStore {
-	record(values: string[]): Promise<Recorded>;
+	/** Records the keys in the trigger node's row: the ones that were there before. */
+	recordKeys(keys: string[]): Promise<Set<string>>;
+	/** Records the lock value in the workflow's row: whether it was there before. Throws when the row's insert lost a race. */
+	recordLock(): Promise<boolean>;
+	/** How many values the workflow's row holds, 0 with no row (reads only). */
+	countLock(): Promise<number>;
+	/** Deletes the workflow's row (gives the lock back). */
+	deleteLock(): Promise<void>;
+	/** Takes the lock value out of a workflow row that is not the lock (another node's). */
+	removeLockValue(): Promise<void>;
 }
 
-export type ClaimOutcome = 'new' | 'duplicate' | 'unsettled';
-
-/** How long a claim waits for overlapping writes after writes that took up to `writeMs`. */
-export function settleMsFor(writeMs: number): number {
-	return Math.min(claimPolicy.maxSettleMs, Math.max(claimPolicy.minSettleMs, claimPolicy.settleFactor * writeMs));
+/** Time as the claim sees it: real in the node, virtual in the model tests. */
+export interface ClaimClock {
+	now(): number;
+	wait(ms: number): Promise<void>;
+	random(): number;
 }
 
-/** Pure (given a store): claim `key` for `claimant` (an execution id). See the module comment. */
-export async function claimDelivery(store: ClaimStore, key: string, claimant: string, wait: (ms: number) => Promise<void>): Promise<ClaimOutcome> {
-	const marker = (level: number) => (level === 1 ? key : `${key}#${level}`);
-	// The claim is one per level: copies tied at a level overwrite each other's claim of that level.
-	const claimAt = (level: number) => (level === 1 ? `${key}@${claimant}` : `${key}@${claimant}#${level}`);
-	let spentMs = 0;
-	let longestWriteMs = 0;
-	const record = async (values: string[]) => {
-		const result = await store.record(values);
-		spentMs += result.writeMs;
-		longestWriteMs = Math.max(longestWriteMs, result.writeMs);
-		if (!result.retried) return result.present;
-		// A marker found by a write tried again may be its own first try's: not evidence of another copy.
-		return new Set([...result.present].filter((value) => value.startsWith(`${key}@`)));
-	};
-	const pause = async (ms: number) => {
-		await wait(ms);
-		spentMs += ms;
-	};
-	const tournament = async (): Promise<ClaimOutcome> => {
-		let level = 1;
-		let claim = claimAt(level);
-		let out = (await record([marker(level), claim])).has(marker(level));
-		while (spentMs < claimPolicy.maxClaimMs) {
-			await pause(settleMsFor(longestWriteMs));
-			if (out) {
-				if ((await record([key, claim])).has(claim)) return 'duplicate';
-				continue;
-			}
-			if ((await record([key, claim])).has(claim)) {
-				const next = await record([key, marker(level + 1), claim]);
-				if (!next.has(marker(level + 1))) {
-					const held = Array.from({ length: claimPolicy.heldLevels }, (_, above) => marker(level + 1 + above));
-					void holdEntries([key, ...held, claim], store, wait);
-					return 'new';
-				}
-				if (next.has(claim)) return 'duplicate';
-				out = true;
-				continue;
-			}
-			await pause(Math.min(claimPolicy.maxSettleMs, claimPolicy.loserFactor * settleMsFor(longestWriteMs)));
-			level++;
-			claim = claimAt(level);
-			const entered = await record([key, marker(level), claim]);
-			out = entered.has(marker(level));
-		}
-		return 'unsettled';
-	};
-	// A write that timed out: the claim runs rather than wait on it (never lost); other errors fail it.
-	return await tournament().catch(async (error: unknown) => (error instanceof StoreDeadlineError ? 'unsettled' : await Promise.reject(error)));
-}
+/** Logged once per process and workflow when the workflow's row is another node's. */
+export const FOREIGN_ROW_WARNING =
+	"the workflow's deduplication store (scope Workflow) holds another node's data, probably a Remove Duplicates node with Scope set to Workflow, so the claim records without its lock and copies of a delivery handled by different n8n processes at the same moment may each run. Set that node's Scope to Node";
 
-/** One write to n8n's store. */
-export type StoreWrite = (values: string[]) => Promise<Recorded>;
-
-export interface BatchedStore {
-	record(values: string[], write: StoreWrite): Promise<Recorded>;
-}
-
-/** A write to the store that did not answer in time (claimPolicy.writeDeadlineMs): the claim runs rather than wait on it. */
+/** A write to the store that did not answer within claimPolicy.writeDeadlineMs. */
 export class StoreDeadlineError extends Error {}
+
+/** n8n's error when a row was saved in another mode (a Remove Duplicates node's "latest" modes). */
+const isModeMismatch = (error: unknown) => /incompatible setting/i.test((error as Error)?.message ?? '');
 
 /** The lowest quarter of `samples`, 0 with none. */
 function lowQuarterOf(samples: number[]): number {
@@ -188,100 +102,170 @@ function lowQuarterOf(samples: number[]): number {
 	return sorted[Math.floor((sorted.length - 1) / 4)];
 }
 
-/**
- * Pure (given `wait`): the store for one process and trigger node, whose records share writes.
- * Records made while a write or the pause after it is under way wait and go together in the next
- * write (by the `write` of the first of them), so the process has one write at a time, however
- * many claims it runs. After each write it pauses (claimPolicy.pauseFactor): a write another
- * process started meanwhile lands first, and the next write builds on it. Without the pause two
- * busy processes overwrite each other's every write, and each one's claims see only its own
- * entries. A value asked for twice in one write is there before for the second asker, as if they
- * had written one after the other. A write that fails, or does not answer within
- * claimPolicy.writeDeadlineMs, is tried again for each of its records alone, by its own `write`:
- * only a record whose own write fails fails. `idle` runs when nothing waits.
- */
-export function batchedStore(wait: (ms: number) => Promise<void>, idle: () => void = () => {}): BatchedStore {
-	type Waiting = {
-		values: string[];
-		write: StoreWrite;
-		alone: boolean;
-		resolve: (result: Recorded) => void;
-		reject: (error: unknown) => void;
-	};
-	const waiting: Waiting[] = [];
-	let busy = false;
-	let writes = 0;
-	const recentWriteMs: number[] = [];
-	const withDeadline = async (write: Promise<Recorded>) => {
-		const deadlineMs = Math.max(claimPolicy.writeDeadlineMs, 10 * lowQuarterOf(recentWriteMs));
-		return await Promise.race([
-			write,
-			wait(deadlineMs).then(() => {
-				throw new StoreDeadlineError(`n8n's deduplication store did not answer within ${Math.round(deadlineMs / 1000)} s`);
-			}),
-		]);
-	};
-	const drain = async () => {
-		busy = true;
-		while (waiting.length) {
-			const batch = waiting[0].alone ? waiting.splice(0, 1) : waiting.splice(0, waiting.findIndex((r) => r.alone) + 1 || waiting.length);
-			try {
-				const result = await withDeadline(batch[0].write([...new Set(batch.flatMap((r) => r.values))]));
-				if (writes++ > 0) recentWriteMs.push(result.writeMs);
-				if (recentWriteMs.length > 16) recentWriteMs.shift();
-				const asked = new Set<string>();
-				for (const r of batch) {
-					r.resolve({ present: new Set(r.values.filter((v) => result.present.has(v) || asked.has(v))), writeMs: result.writeMs, retried: r.alone || result.retried });
-					for (const v of r.values) asked.add(v);
-				}
-			} catch (error) {
-				if (batch.length === 1) batch[0].reject(error);
-				else waiting.unshift(...batch.map((r) => ({ ...r, alone: true })));
-			}
-			await wait(Math.min(claimPolicy.maxPauseMs, claimPolicy.pauseFactor * lowQuarterOf(recentWriteMs)));
-		}
-		busy = false;
-		idle();
-	};
-	return {
-		record: async (values, write) =>
-			await new Promise((resolve, reject) => {
-				waiting.push({ values, write, alone: false, resolve, reject });
-				if (!busy) void drain();
-			}),
-	};
-}
-
-/**
- * The store as the trigger's claims use it: `record` is one call to n8n's store, timed here; the
- * node's first record, which loses when another process inserts the node's row at the same moment,
- * is tried once more. This process's claims for one trigger node (`scope`) share one batchedStore.
- */
-export function queuedStore(scope: string, record: (values: string[]) => Promise<Set<string>>, wait: (ms: number) => Promise<void>): ClaimStore {
-	const timed = async (values: string[]) => {
-		const started = Date.now();
-		const present = await record(values);
-		return { present, writeMs: Date.now() - started };
-	};
-	const write: StoreWrite = async (values) => {
-		try {
-			return await timed(values);
-		} catch {
-			await wait(claimPolicy.minSettleMs);
-			return { ...(await timed(values)), retried: true };
-		}
-	};
-	return {
-		record: async (values) => await claimQueues.of(scope, (forget) => batchedStore(wait, forget)).record(values, write),
-	};
-}
-
-/** A winner's entries written again at doubling intervals from claimPolicy.minSettleMs for claimPolicy.holdMs (see the module comment). */
-async function holdEntries(values: string[], store: ClaimStore, wait: (ms: number) => Promise<void>): Promise<void> {
-	for (let interval = claimPolicy.minSettleMs, heldMs = 0; heldMs + interval <= claimPolicy.holdMs; heldMs += interval, interval *= claimPolicy.holdGrowth) {
-		await wait(interval);
-		await store.record(values).catch(() => undefined); // a failed write only weakens the hold
+/** One process's recent write times to the store, for its polls and its lease. */
+export class WriteTimes {
+	private readonly recent: number[] = [];
+	add(ms: number): void {
+		this.recent.push(ms);
+		if (this.recent.length > 16) this.recent.shift();
 	}
+	pollMs(random: number): number {
+		const base = Math.min(claimPolicy.maxPollMs, Math.max(claimPolicy.minPollMs, 2 * lowQuarterOf(this.recent)));
+		return Math.round(base * (0.5 + random));
+	}
+	leaseMs(): number {
+		return Math.max(claimPolicy.leaseMs, 20 * Math.max(0, ...this.recent));
+	}
+}
+
+export type LockResult = 'held' | 'foreign' | 'gave up';
+
+/** Pure (given a store and clock): take the lock (see the module comment). */
+export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes): Promise<LockResult> {
+	const started = clock.now();
+	const timed = async <T>(write: Promise<T>) => {
+		const from = clock.now();
+		const result = await write;
+		times.add(clock.now() - from);
+		return result;
+	};
+	let heldSince: number | undefined;
+	let lastLook = started;
+	for (;;) {
+		if (clock.now() - started > claimPolicy.maxClaimMs) return 'gave up';
+		const count = await store.countLock();
+		const now = clock.now();
+		if (count === 0) {
+			heldSince = undefined;
+			let wasThere: boolean;
+			try {
+				wasThere = await timed(store.recordLock());
+			} catch (error) {
+				if (isModeMismatch(error)) return 'foreign';
+				// Another process's insert won: it holds the lock.
+				await clock.wait(times.pollMs(clock.random()));
+				continue;
+			}
+			if (!wasThere) {
+				// This write inserted the row, unless the row was another node's list (one value plus LOCK now).
+				if ((await store.countLock()) <= 1) return 'held';
+				await store.removeLockValue().catch(() => undefined);
+				return 'foreign';
+			}
+		} else if (count > 1) {
+			return 'foreign'; // the lock holds one value
+		} else if (heldSince === undefined || now - lastLook > claimPolicy.leaseMs / 4) {
+			heldSince = now; // a look after a long gap (this process was busy) starts the count again
+		} else if (now - heldSince > times.leaseMs()) {
+			// Held without a break for longer than any hold takes: its process stopped. Only a row that
+			// holds LOCK is deleted.
+			if (!(await timed(store.recordLock()))) {
+				await store.removeLockValue().catch(() => undefined);
+				return 'foreign';
+			}
+			await store.deleteLock();
+			heldSince = undefined;
+			continue;
+		}
+		lastLook = now;
+		await clock.wait(times.pollMs(clock.random()));
+	}
+}
+
+/** One execution's claim waiting for its process's next turn with the lock. */
+interface WaitingClaim {
+	key: string;
+	store: ClaimStore;
+	resolve: (outcome: ClaimOutcome) => void;
+	reject: (error: unknown) => void;
+}
+
+/** What a process's claims of one trigger node share: the claims waiting, whether a turn is under way, its write times. */
+interface ClaimQueue {
+	waiting: WaitingClaim[];
+	busy: boolean;
+	times: WriteTimes;
+	warnedForeign: boolean;
+}
+
+/** Records `keys` with a deadline; the write itself, which may still land after it (kept to wait on before the lock is given back). */
+function recordWithDeadline(store: ClaimStore, keys: string[], clock: ClaimClock): { settled: Promise<unknown>; answer: Promise<Set<string>> } {
+	const write = store.recordKeys(keys);
+	const answer = Promise.race([
+		write,
+		clock.wait(claimPolicy.writeDeadlineMs).then(() => {
+			throw new StoreDeadlineError(`n8n's deduplication store did not answer within ${claimPolicy.writeDeadlineMs / 1000} s`);
+		}),
+	]);
+	return { settled: write.catch(() => undefined), answer };
+}
+
+/**
+ * One turn: take the lock, record the waiting claims' keys, give the lock back, answer them. A key
+ * asked twice in one turn is new only for the first asker. A write that fails is tried again for
+ * each key alone, so only a claim whose own write fails fails; a write past its deadline answers
+ * 'unsettled', and the lock is given back only once that write has landed or failed (it must not
+ * land in the next holder's turn).
+ */
+async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
+	const store = batch[0].store;
+	const lock = await acquireLock(store, clock, queue.times).catch(() => 'gave up' as const);
+	if (lock === 'gave up') {
+		for (const claim of batch) claim.resolve('unsettled');
+		return;
+	}
+	if (lock === 'foreign' && !queue.warnedForeign) {
+		queue.warnedForeign = true;
+		warn(FOREIGN_ROW_WARNING);
+	}
+	const fresh = lock === 'held' ? 'new' : 'unguarded';
+	const pending: Array<Promise<unknown>> = [];
+	const answer = async (claims: WaitingClaim[]) => {
+		const keys = [...new Set(claims.map((claim) => claim.key))];
+		const write = recordWithDeadline(store, keys, clock);
+		pending.push(write.settled);
+		const started = clock.now();
+		const present = await write.answer;
+		queue.times.add(clock.now() - started);
+		const asked = new Set<string>();
+		for (const claim of claims) {
+			claim.resolve(present.has(claim.key) || asked.has(claim.key) ? 'duplicate' : fresh);
+			asked.add(claim.key);
+		}
+	};
+	try {
+		await answer(batch);
+	} catch (error) {
+		if (error instanceof StoreDeadlineError) for (const claim of batch) claim.resolve('unsettled');
+		else
+			for (const claim of batch) {
+				await answer([claim]).catch((alone: unknown) => (alone instanceof StoreDeadlineError ? claim.resolve('unsettled') : claim.reject(alone)));
+			}
+	} finally {
+		if (lock === 'held') {
+			await Promise.all(pending);
+			// Not given back (the delete failed twice): a waiting process deletes it after the lease.
+			await store.deleteLock().catch(async () => await store.deleteLock().catch(() => undefined));
+		}
+	}
+}
+
+/**
+ * Pure (given a store and clock): claim `key` for one execution. This process's claims of one
+ * trigger node (`scope`) wait together and take the lock in one turn, one turn at a time
+ * (state/claimQueues.ts); each turn uses the store of its first claim's execution.
+ */
+export async function claimDelivery(scope: string, key: string, store: ClaimStore, clock: ClaimClock, warn: (message: string) => void): Promise<ClaimOutcome> {
+	return await new Promise<ClaimOutcome>((resolve, reject) => {
+		const queue = claimQueues.of<ClaimQueue>(scope, () => ({ waiting: [], busy: false, times: new WriteTimes(), warnedForeign: false }));
+		queue.waiting.push({ key, store, resolve, reject });
+		if (queue.busy) return;
+		queue.busy = true;
+		void (async () => {
+			while (queue.waiting.length) await takeTurn(queue, queue.waiting.splice(0), clock, warn);
+			queue.busy = false;
+		})();
+	});
 }
 
 /**

@@ -221,11 +221,14 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
 }
 
 /**
- * n8n's deduplication store (the `processed_data` table behind helpers.checkProcessedAndRecord),
- * in memory with the same semantics as n8n's DeduplicationHelper in "entries" mode: one list of
- * md5 hashes per workflow and context, read, then written back whole (no lock), trimmed to
- * maxEntries. `writeDelayMs` widens the gap between the read and the write, as a busy database
- * would, so that concurrent records can overwrite each other as they can in n8n.
+ * n8n's deduplication store (the `processed_data` table behind helpers.checkProcessedAndRecord and
+ * its siblings), in memory with the same semantics as n8n's DeduplicationHelper in "entries" mode:
+ * one list of md5 hashes per workflow and context (scope "node": `n:<node id>`, scope "workflow":
+ * ''), read, then written back whole (no lock), trimmed to maxEntries. A row absent at the read is
+ * inserted, and that insert fails if the row was inserted meanwhile (the table's primary key); a
+ * row present at the read is updated, which does nothing if it was deleted meanwhile.
+ * `writeDelayMs` widens the gap between the read and the write, as a busy database would, so that
+ * concurrent records can overwrite each other as they can in n8n.
  */
 export const processedData = {
 	rows: new Map(),
@@ -240,9 +243,12 @@ export const processedData = {
 };
 const hashOf = (value) => require('crypto').createHash('md5').update(String(value)).digest('base64');
 const contextOf = (scope, { node, workflow }) => `${workflow.id}|${scope === 'node' ? `n:${node.id}` : ''}`;
+const entriesOnly = (options) => {
+	if (options.mode !== 'entries') throw new Error('the harness store keeps entries only');
+};
 require('n8n-core/dist/data-deduplication-service').DataDeduplicationService.init({
 	async checkProcessedAndRecord(items, scope, contextData, options) {
-		if (options.mode !== 'entries') throw new Error('the harness store keeps entries only');
+		entriesOnly(options);
 		if (processedData.failures > 0) {
 			processedData.failures--;
 			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
@@ -263,8 +269,25 @@ require('n8n-core/dist/data-deduplication-service').DataDeduplicationService.ini
 			}
 		}
 		if (options.maxEntries) list.splice(0, list.length - options.maxEntries);
+		if (!stored && processedData.rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+		if (stored && !processedData.rows.has(key)) return result; // an update of a deleted row changes nothing
 		processedData.rows.set(key, list);
 		return result;
+	},
+	async removeProcessed(items, scope, contextData, options) {
+		entriesOnly(options);
+		const key = contextOf(scope, contextData);
+		const stored = processedData.rows.get(key);
+		if (!stored) return;
+		const hashes = new Set(items.map(hashOf));
+		processedData.rows.set(key, stored.filter((hash) => !hashes.has(hash)));
+	},
+	async clearAllProcessedItems(scope, contextData) {
+		processedData.rows.delete(contextOf(scope, contextData));
+	},
+	async getProcessedDataCount(scope, contextData, options) {
+		entriesOnly(options);
+		return processedData.rows.get(contextOf(scope, contextData))?.length ?? 0;
 	},
 });
 

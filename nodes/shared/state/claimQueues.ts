@@ -1,24 +1,28 @@
 /**
- * Holds: per workflow and trigger node, this process's batch of delivery claims
- * (VirtualMailboxTrigger/claims.ts, batchedStore) waiting for its next write to n8n's
- * deduplication store, and whether a write or the pause after it is under way.
- * Bound: one entry per node with a claim in flight; an entry is removed when its batch is idle.
+ * Holds: per workflow and trigger node, this process's delivery claims waiting for its next turn
+ * with the claim lock (VirtualMailboxTrigger/claims.ts), whether a turn is under way, the process's
+ * recent write times to n8n's deduplication store, and whether it has warned about a row that is
+ * not the lock.
+ * Bound: the last 1,000 trigger nodes that claimed in this process (a few hundred bytes each); an
+ * idle one is forgotten first.
  * Several processes: not shared, and need not be: claims from other processes (other workers) are
- * what the claim protocol itself settles.
+ * what the lock itself settles.
  */
-const batches = new Map<string, unknown>();
+const queues = new Map<string, unknown>();
+const MAX_QUEUES = 1_000;
 
 export const claimQueues = {
-	/** The batch kept for `scope`, made by `create` if there is none; `create` gets the function that forgets it. */
-	of<T>(scope: string, create: (forget: () => void) => T): T {
-		let batch = batches.get(scope) as T | undefined;
-		if (batch === undefined) {
-			const made = create(() => {
-				if (batches.get(scope) === made) batches.delete(scope);
-			});
-			batch = made;
-			batches.set(scope, made);
-		}
-		return batch;
+	/** The queue kept for `scope`, made by `create` if there is none. */
+	of<T>(scope: string, create: () => T): T {
+		let queue = queues.get(scope) as T | undefined;
+		if (queue === undefined) {
+			queue = create();
+			if (queues.size >= MAX_QUEUES) {
+				const idle = [...queues].find(([, kept]) => !(kept as { busy?: boolean }).busy);
+				if (idle) queues.delete(idle[0]);
+			}
+		} else queues.delete(scope);
+		queues.set(scope, queue); // the most recent last
+		return queue;
 	},
 };

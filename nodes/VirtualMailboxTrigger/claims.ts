@@ -85,7 +85,7 @@ export interface ClaimClock {
 	random(): number;
 }
 
-/** Logged once per process and workflow when the workflow's row is another node's. */
+/** Logged by a process when it finds the workflow's row to be another node's (again only after that row was gone). */
 export const FOREIGN_ROW_WARNING =
 	"the workflow's deduplication store (scope Workflow) holds another node's data, probably a Remove Duplicates node with Scope set to Workflow, so the claim records without its lock and copies of a delivery handled by different n8n processes at the same moment may each run. Set that node's Scope to Node";
 
@@ -121,7 +121,7 @@ export class WriteTimes {
 export type LockResult = 'held' | 'foreign' | 'gave up';
 
 /** Pure (given a store and clock): take the lock (see the module comment). */
-export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes): Promise<LockResult> {
+export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes, knownForeign = false): Promise<LockResult> {
 	const started = clock.now();
 	const timed = async <T>(write: Promise<T>) => {
 		const from = clock.now();
@@ -152,8 +152,10 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 				await store.removeLockValue().catch(() => undefined);
 				return 'foreign';
 			}
-		} else if (count > 1) {
-			return 'foreign'; // the lock holds one value
+		} else if (count > 1 || knownForeign) {
+			// The lock holds one value; a row this process found to be another node's is taken to be so
+			// while it exists (it may hold one value too, and waiting out the lease each turn would stall).
+			return 'foreign';
 		} else if (heldSince === undefined || now - lastLook > claimPolicy.leaseMs / 4) {
 			heldSince = now; // a look after a long gap (this process was busy) starts the count again
 		} else if (now - heldSince > times.leaseMs()) {
@@ -185,7 +187,8 @@ interface ClaimQueue {
 	waiting: WaitingClaim[];
 	busy: boolean;
 	times: WriteTimes;
-	warnedForeign: boolean;
+	/** This process found the workflow's row to be another node's (and warned). */
+	foreign: boolean;
 }
 
 /** Records `keys` with a deadline; the write itself, which may still land after it (kept to wait on before the lock is given back). */
@@ -209,15 +212,13 @@ function recordWithDeadline(store: ClaimStore, keys: string[], clock: ClaimClock
  */
 async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
 	const store = batch[0].store;
-	const lock = await acquireLock(store, clock, queue.times).catch(() => 'gave up' as const);
+	const lock = await acquireLock(store, clock, queue.times, queue.foreign).catch(() => 'gave up' as const);
 	if (lock === 'gave up') {
 		for (const claim of batch) claim.resolve('unsettled');
 		return;
 	}
-	if (lock === 'foreign' && !queue.warnedForeign) {
-		queue.warnedForeign = true;
-		warn(FOREIGN_ROW_WARNING);
-	}
+	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
+	queue.foreign = lock === 'foreign';
 	const fresh = lock === 'held' ? 'new' : 'unguarded';
 	const pending: Array<Promise<unknown>> = [];
 	const answer = async (claims: WaitingClaim[]) => {
@@ -257,7 +258,7 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
  */
 export async function claimDelivery(scope: string, key: string, store: ClaimStore, clock: ClaimClock, warn: (message: string) => void): Promise<ClaimOutcome> {
 	return await new Promise<ClaimOutcome>((resolve, reject) => {
-		const queue = claimQueues.of<ClaimQueue>(scope, () => ({ waiting: [], busy: false, times: new WriteTimes(), warnedForeign: false }));
+		const queue = claimQueues.of<ClaimQueue>(scope, () => ({ waiting: [], busy: false, times: new WriteTimes(), foreign: false }));
 		queue.waiting.push({ key, store, resolve, reject });
 		if (queue.busy) return;
 		queue.busy = true;

@@ -204,7 +204,9 @@ function recordWithDeadline(store: ClaimStore, keys: string[], clock: ClaimClock
 }
 
 /**
- * One turn: take the lock, record the waiting claims' keys, give the lock back, answer them. A key
+ * One turn: take the lock, record the waiting claims' keys, give the lock back, answer them (with no
+ * lock after claimPolicy.maxClaimMs, or when the store failed to answer while taking it, the keys are
+ * recorded anyway and the new ones answer 'unsettled'). A key
  * asked twice in one turn is new only for the first asker. A write that fails is tried again for
  * each key alone, so only a claim whose own write fails fails; a write past its deadline answers
  * 'unsettled', and the lock is given back only once that write has landed or failed (it must not
@@ -213,13 +215,10 @@ function recordWithDeadline(store: ClaimStore, keys: string[], clock: ClaimClock
 async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
 	const store = batch[0].store;
 	const lock = await acquireLock(store, clock, queue.times, queue.foreign).catch(() => 'gave up' as const);
-	if (lock === 'gave up') {
-		for (const claim of batch) claim.resolve('unsettled');
-		return;
-	}
 	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
-	queue.foreign = lock === 'foreign';
-	const fresh = lock === 'held' ? 'new' : 'unguarded';
+	if (lock !== 'gave up') queue.foreign = lock === 'foreign';
+	// Without the lock the keys are still recorded, so that later copies and replays find them.
+	const fresh = lock === 'held' ? 'new' : lock === 'foreign' ? 'unguarded' : 'unsettled';
 	const pending: Array<Promise<unknown>> = [];
 	const answer = async (claims: WaitingClaim[]) => {
 		const keys = [...new Set(claims.map((claim) => claim.key))];

@@ -1,0 +1,496 @@
+// Model test of the webhook trigger's claim (nodes/VirtualMailboxTrigger/claims.ts, issue #26):
+// the built claimDelivery in several simulated n8n processes against a model of n8n's
+// processed_data store in virtual time, seeded schedules, and an oracle (the true history of which
+// executions answered what). Properties, checked on every schedule:
+//   LOST     a delivery none of whose copies ran ('new', 'unsettled', 'unguarded' run; 'duplicate' does not): never;
+//   DOUBLED  a delivery run by two executions: never, unless a lock was force-deleted or a foreign row exists;
+//   ERASED   a record of the trigger node's row that drops a key recorded before (same condition);
+//   REPLAY   a copy claimed after everything settled that is not 'duplicate';
+//   STUCK    a claim of a live process never answered;
+//   and per scenario: FOREIGN (the foreign row's values survive, one warning per process),
+//   DEADLINE (a write past its deadline answers 'unsettled' and the lock is kept until it lands).
+// A failure prints its seed, the command that replays it and a short trace. Mutants at the end show
+// the same checks catch a store without its primary key, a plain check-and-record and a lock taken
+// over LOCK. `VMB_CLAIM_SEED=<n>` runs that one seed (with its trace); `VMB_CLAIM_SEEDS=<n>` runs n.
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { dist } from '../harness/n8n-core-harness.mjs';
+import { rng } from '../simulator/data.mjs';
+import { virtualClock } from '../support/virtual-clock.mjs';
+
+const { claimDelivery, claimPolicy, FOREIGN_ROW_WARNING } = dist('nodes/VirtualMailboxTrigger/claims.js');
+
+const SEED = process.env.VMB_CLAIM_SEED ? Number(process.env.VMB_CLAIM_SEED) : undefined;
+const replayCommand = (seed, kind) => `VMB_CLAIM_SEED=${seed} npx vitest run --config vitest.config.mjs --project model test/model/claims.test.mjs -t '${kind}:'`;
+
+const WORKFLOW = '';
+const NODE_ID = 'trigger-node';
+const NODE = `n:${NODE_ID}`;
+/** n8n's value hash (DeduplicationHelper.createValueHash). */
+const hashOf = (value) => createHash('md5').update(String(value)).digest('base64');
+/** n8n's DeduplicationError for a row saved in another mode (validateMode). */
+const MODE_MISMATCH = 'Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter. Try ’Clean Database’ operation to reset.';
+
+/**
+ * n8n's processed_data table as Postgres runs it: one row per context (this workflow: '' for scope
+ * workflow, 'n:<node>' for scope node), PRIMARY KEY (workflowId, context). A statement takes a
+ * 1–3 ms round trip. `writeMs()` is the BEFORE INSERT OR UPDATE trigger's pg_sleep: an UPDATE runs
+ * it holding the row lock; an INSERT runs it before its primary key check, which fails (unique
+ * violation) when the row is there then, and waits for an insert of the same row that is between
+ * its check and its commit. An UPDATE targets the row its statement sees when it starts, waits for
+ * its lock and writes nothing if that row was deleted meanwhile; a DELETE waits for the lock and is
+ * atomic. Reads see committed rows only. `enforcePrimaryKey: false` is a mutant: an insert replaces
+ * the row. `log` gets every committed change.
+ */
+function processedDataTable({ clock, random, writeMs, enforcePrimaryKey = true, log }) {
+	const rows = new Map();
+	const committing = new Map();
+	let generation = 0;
+	const roundTrip = () => clock.wait(1 + Math.floor(random() * 3));
+	const lockRow = async (row) => {
+		const previous = row.lockTail;
+		let release;
+		row.lockTail = new Promise((resolve) => (release = resolve));
+		await previous;
+		return release;
+	};
+	return {
+		rows,
+		/** Seeds a row as another node left it. */
+		put(context, value, by = 'other node') {
+			rows.set(context, { generation: ++generation, value: structuredClone(value), by, lockTail: Promise.resolve() });
+		},
+		async select(context) {
+			await roundTrip();
+			const row = rows.get(context);
+			return row && { value: structuredClone(row.value) };
+		},
+		async insert(context, value, by) {
+			await clock.wait(writeMs());
+			for (;;) {
+				const other = committing.get(context);
+				if (!other) break;
+				await other;
+			}
+			if (rows.has(context) && enforcePrimaryKey) {
+				log({ by, op: 'insert', context, failed: 'unique violation' });
+				throw new Error(`duplicate key value violates unique constraint "PK_processed_data" (context '${context}')`);
+			}
+			let commit;
+			committing.set(context, new Promise((resolve) => (commit = resolve)));
+			await roundTrip();
+			const before = rows.get(context)?.value;
+			rows.set(context, { generation: ++generation, value: structuredClone(value), by, lockTail: Promise.resolve() });
+			committing.delete(context);
+			commit();
+			log({ by, op: 'insert', context, before, after: value });
+		},
+		async update(context, value, by) {
+			await roundTrip();
+			const target = rows.get(context);
+			if (!target) return log({ by, op: 'update', context, failed: 'no row' });
+			const release = await lockRow(target);
+			try {
+				if (rows.get(context) !== target) return log({ by, op: 'update', context, failed: 'row deleted meanwhile' });
+				await clock.wait(writeMs());
+				const before = target.value;
+				target.value = structuredClone(value);
+				log({ by, op: 'update', context, before, after: value });
+			} finally {
+				release();
+			}
+		},
+		async delete(context, by) {
+			await roundTrip();
+			const target = rows.get(context);
+			if (!target) return;
+			const release = await lockRow(target);
+			if (rows.get(context) === target) {
+				rows.delete(context);
+				log({ by, op: 'delete', context, before: target.value, insertedBy: target.by });
+			}
+			release();
+		},
+	};
+}
+
+/**
+ * n8n's deduplication helpers (DeduplicationHelper, mode "entries") for one process: each reads
+ * (findOne), then, after a gap outside any lock (`busy()`: this process's event loop busy with other
+ * executions, a wait for a pool connection), writes what it computed from that read.
+ * `hang(op, scope)` lets a scenario make a call never answer (a stopped process, a lost write), or
+ * answer late: it returns a promise the call waits on first, or undefined.
+ */
+function deduplicationHelpers(table, proc) {
+	const contextOf = (scope) => (scope === 'node' ? NODE : WORKFLOW);
+	const call = async (op, scope, body) => {
+		const held = proc.hang?.(op, scope);
+		if (held) await held;
+		await proc.busy();
+		return await body(contextOf(scope));
+	};
+	return {
+		checkProcessedAndRecord: (items, scope, options) =>
+			call('record', scope, async (context) => {
+				const found = await table.select(context);
+				if (found && found.value.mode !== options.mode) throw new Error(MODE_MISMATCH);
+				await proc.busy();
+				const hashed = items.map(hashOf);
+				if (!found) {
+					if (options.maxEntries) hashed.splice(0, hashed.length - options.maxEntries);
+					await table.insert(context, { mode: options.mode, data: hashed }, proc.name);
+					return { new: items, processed: [] };
+				}
+				const result = { new: [], processed: [] };
+				if (!Array.isArray(found.value.data)) return result;
+				const seen = new Set(found.value.data);
+				hashed.forEach((hash, index) => {
+					if (seen.has(hash)) result.processed.push(items[index]);
+					else {
+						result.new.push(items[index]);
+						found.value.data.push(hash);
+					}
+				});
+				if (options.maxEntries) found.value.data.splice(0, found.value.data.length - options.maxEntries);
+				await table.update(context, found.value, proc.name);
+				return result;
+			}),
+		getProcessedDataCount: (scope, options) =>
+			call('count', scope, async (context) => {
+				const found = await table.select(context);
+				return options.mode === 'entries' && found && Array.isArray(found.value.data) ? found.value.data.length : 0;
+			}),
+		clearAllProcessedItems: (scope) => call('delete', scope, async (context) => await table.delete(context, proc.name)),
+		removeProcessed: (items, scope) =>
+			call('remove', scope, async (context) => {
+				const found = await table.select(context);
+				if (!found || !Array.isArray(found.value.data)) return;
+				await proc.busy();
+				for (const hash of items.map(hashOf)) {
+					const index = found.value.data.indexOf(hash);
+					if (index !== -1) found.value.data.splice(index, 1);
+				}
+				await table.update(context, found.value, proc.name);
+			}),
+	};
+}
+
+/** The ClaimStore an execution builds from its helpers, exactly as VirtualMailboxTrigger.node.ts execute() does. */
+function claimStoreOf(helpers) {
+	const entries = { mode: 'entries', maxEntries: claimPolicy.maxEntries };
+	const lock = [claimPolicy.lockValue];
+	return {
+		recordKeys: async (keys) => new Set((await helpers.checkProcessedAndRecord(keys, 'node', entries)).processed.map(String)),
+		recordLock: async () => (await helpers.checkProcessedAndRecord(lock, 'workflow', entries)).processed.length > 0,
+		countLock: async () => await helpers.getProcessedDataCount('workflow', entries),
+		deleteLock: async () => await helpers.clearAllProcessedItems('workflow', entries),
+		removeLockValue: async () => await helpers.removeProcessed(lock, 'workflow', entries),
+	};
+}
+
+const FAST = { label: '0–5 ms', ms: (random) => Math.floor(random() * 6) };
+const slow = (ms) => ({ label: `${ms} ms`, ms: () => ms });
+const WRITE_DELAYS = [FAST, slow(200), slow(400), slow(1000)];
+const FOREIGN_LIST = ['order-1', 'order-2', 'order-3'];
+let runs = 0; // each schedule's processes get their own claimQueues scopes
+
+/** What a seed stands for; `override` fixes some of it (mutants, measurements). */
+function scenarioOf(seed, override = {}) {
+	const random = rng(seed * 7919 + 17);
+	return {
+		kind: 'burst',
+		write: WRITE_DELAYS[Math.floor(random() * WRITE_DELAYS.length)],
+		processes: 2 + Math.floor(random() * 3),
+		busyMaxMs: random() < 0.5 ? 0 : 2000,
+		bursts: 8,
+		singles: 4,
+		spreadMs: 6000,
+		...override,
+	};
+}
+
+/**
+ * One schedule: `bursts` deliveries sent as copies to different processes within 10 ms of each
+ * other, `singles` unrelated deliveries in between, all within `spreadMs`; then, once everything
+ * settled, a replay of each delivery to a random process. Returns the history and the violations.
+ */
+async function runSchedule(seed, override = {}) {
+	const scenario = scenarioOf(seed, override);
+	const { kind, write, processes, busyMaxMs } = scenario;
+	const random = rng(seed);
+	const clock = virtualClock({ limitMs: 24 * 3600_000 });
+	const trace = [];
+	const note = (line) => trace.push(`${String(clock.now()).padStart(7)} ms  ${line}`);
+	const forceDeleted = [];
+	const erased = [];
+	const slowWrites = [];
+	const lockDeletes = [];
+	const log = (change) => {
+		const { by, op, context, failed, before, after } = change;
+		const what = context === WORKFLOW ? 'lock row' : 'node row';
+		if (failed) return note(`${by} ${op} ${what}: ${failed}`);
+		note(`${by} ${op} ${what}${after ? ` (${after.data.length} values)` : ''}`);
+		if (context === WORKFLOW && op === 'delete') {
+			lockDeletes.push({ by, at: clock.now() });
+			const breaker = procs.find((proc) => proc.name === by);
+			if (breaker?.breaking) {
+				const holder = procs.find((proc) => proc.name === change.insertedBy);
+				forceDeleted.push({ by, holder: change.insertedBy, live: !holder?.dead, at: clock.now() });
+			}
+		}
+		if (context === NODE && before && after) {
+			const kept = new Set(after.data);
+			const dropped = before.data.filter((hash) => !kept.has(hash));
+			if (dropped.length) erased.push({ by, at: clock.now(), dropped: dropped.length });
+		}
+	};
+	const table = processedDataTable({ clock, random, writeMs: () => write.ms(random), enforcePrimaryKey: !override.noPrimaryKey, log });
+	if (kind === 'foreign-list') table.put(WORKFLOW, { mode: 'entries', data: FOREIGN_LIST.map(hashOf) });
+	if (kind === 'foreign-latest') table.put(WORKFLOW, { mode: 'latestIncrementalKey', data: '42' });
+	const foreignBefore = structuredClone(table.rows.get(WORKFLOW)?.value);
+	runs++;
+	const procs = Array.from({ length: processes }, (_, i) => {
+		const busiest = busyMaxMs * random();
+		const proc = { name: `p${i + 1}`, scope: `run${runs}/p${i + 1}/wf/${NODE_ID}`, warnings: [], dead: false, locks: 0, records: 0 };
+		proc.busy = async () => {
+			const gap = Math.floor(busiest * random());
+			if (gap >= 1) await clock.wait(gap);
+		};
+		return proc;
+	});
+	const never = new Promise(() => undefined);
+	// Faults: p1 stops for good right after its first or second lock insert; p1's second record of
+	// keys answers after 61–100 s (slow-write) or never (lost-write).
+	const faulty = procs[0];
+	const stopAtLock = 1 + Math.floor(random() * 2);
+	const lateMs = 61_000 + Math.floor(random() * 39_000);
+	faulty.hang = (op, scope) => {
+		if (faulty.dead) return never;
+		if (op === 'record' && scope === 'node' && ++faulty.records === 2) {
+			if (kind === 'slow-write') {
+				note(`p1's record of keys is held ${lateMs} ms before it reaches the store`);
+				slowWrites.push({ from: clock.now(), until: clock.now() + lateMs });
+				return clock.wait(lateMs);
+			}
+			if (kind === 'lost-write') {
+				note(`p1's record of keys never reaches the store`);
+				slowWrites.push({ from: clock.now(), until: Infinity });
+				return never;
+			}
+		}
+		return undefined;
+	};
+	if (kind === 'stop') {
+		const insert = table.insert;
+		table.insert = async (context, value, by) => {
+			await insert(context, value, by);
+			if (by === faulty.name && context === WORKFLOW && ++faulty.locks === stopAtLock) {
+				faulty.dead = true;
+				note(`p1 stops for good, holding the lock`);
+				await never;
+			}
+		};
+	}
+
+	// A delete of the lock right after a recordLock() that found LOCK is the lease's break of a lock
+	// left held (a turn's own delete follows its record of keys).
+	const observed = (store, proc) => ({
+		...store,
+		recordLock: async () => (proc.lastCall = `recordLock:${await store.recordLock()}`).endsWith('true'),
+		recordKeys: async (keys) => ((proc.lastCall = 'recordKeys'), await store.recordKeys(keys)),
+		deleteLock: async () => {
+			proc.breaking = proc.lastCall === 'recordLock:true';
+			if (proc.breaking) note(`${proc.name} breaks the lock (held past the lease)`);
+			proc.lastCall = 'deleteLock';
+			try {
+				return await store.deleteLock();
+			} finally {
+				proc.breaking = false;
+			}
+		},
+	});
+	const claimClock = { now: clock.now, wait: clock.wait, random };
+	const claimOf = override.claim ?? ((proc, key, store) => claimDelivery(proc.scope, key, store, claimClock, (message) => proc.warnings.push(message)));
+	const claims = [];
+	const start = (proc, delivery, at, label) => {
+		const claim = { proc, delivery, label, outcome: undefined, startedAt: undefined, answeredAt: undefined };
+		claims.push(claim);
+		void clock.wait(at).then(async () => {
+			if (proc.dead) return; // a stopped process gets nothing more
+			claim.startedAt = clock.now();
+			const built = claimStoreOf(deduplicationHelpers(table, proc));
+			const store = observed(override.wrapStore ? override.wrapStore(built) : built, proc);
+			try {
+				claim.outcome = await claimOf(proc, `delivery-${delivery}`, store);
+			} catch (error) {
+				claim.outcome = `error: ${error.message}`;
+			}
+			claim.answeredAt = clock.now();
+			note(`${proc.name} ${label} delivery-${delivery} -> ${claim.outcome} (claimed in ${claim.answeredAt - claim.startedAt} ms)`);
+		});
+		return claim;
+	};
+	const deliveries = scenario.bursts + scenario.singles;
+	for (let d = 0; d < deliveries; d++) {
+		const at = Math.floor(random() * scenario.spreadMs);
+		const copies = d < scenario.bursts ? (scenario.allCopies ? processes : 2 + Math.floor(random() * (processes - 1))) : 1;
+		const first = Math.floor(random() * processes);
+		for (let c = 0; c < copies; c++) start(procs[(first + c) % processes], d, at + Math.floor(random() * 10), 'copy');
+	}
+	const answered = (list) => () => list.every((claim) => claim.outcome !== undefined || claim.proc.dead);
+	const violations = [];
+	try {
+		await clock.run(answered(claims));
+	} catch (error) {
+		violations.push(`STUCK: ${error.message}; unanswered: ${claims.filter((c) => c.outcome === undefined && !c.proc.dead).map((c) => `${c.proc.name} delivery-${c.delivery}`).join(', ')}`);
+	}
+
+	// The oracle: the history of answers.
+	const runsOf = Array.from({ length: deliveries }, () => []);
+	for (const claim of claims) if (['new', 'unsettled', 'unguarded'].includes(claim.outcome)) runsOf[claim.delivery].push(claim);
+	// Doubles are allowed once a lock was force-deleted or the workflow row is another node's (see
+	// claims.ts), and, after a write past its deadline, between that write's 'unsettled' claims and
+	// other copies (it runs rather than risk losing the delivery); never two 'new' while guarded.
+	const foreign = kind.startsWith('foreign');
+	// Breaking the lock of a stopped process is what the lease is for; a live process's lock is never
+	// held that long here (at most a write past its deadline, 100 s < the lease), so breaking one is a fault.
+	const brokenLive = forceDeleted.filter((f) => f.live);
+	for (const f of brokenLive) violations.push(`BROKE A LIVE LOCK: ${f.by} deleted the lock ${f.holder} holds (at ${f.at} ms)`);
+	const guarded = !brokenLive.length && !foreign;
+	const deadlinePassed = slowWrites.length > 0;
+	for (let d = 0; d < deliveries; d++) {
+		const mine = claims.filter((claim) => claim.delivery === d);
+		const owed = mine.some((claim) => !claim.proc.dead);
+		if (owed && !runsOf[d].length) violations.push(`LOST: delivery-${d} (${mine.map((c) => `${c.proc.name}: ${c.outcome ?? 'no answer'}`).join(', ')})`);
+		const fresh = runsOf[d].filter((c) => c.outcome === 'new').length;
+		if (guarded && (fresh > 1 || (runsOf[d].length > 1 && !deadlinePassed))) violations.push(`DOUBLED: delivery-${d} ran in ${runsOf[d].map((c) => `${c.proc.name} (${c.outcome})`).join(' and ')}`);
+	}
+	for (const claim of claims) if (claim.outcome?.startsWith('error')) violations.push(`ERROR: ${claim.proc.name} delivery-${claim.delivery}: ${claim.outcome}`);
+	if (guarded) for (const e of erased) violations.push(`ERASED: ${e.by}'s record at ${e.at} ms dropped ${e.dropped} recorded key(s)`);
+	if (foreign) {
+		const after = table.rows.get(WORKFLOW)?.value;
+		const survived = kind === 'foreign-list' ? foreignBefore.data.every((hash) => after?.data?.includes(hash)) : after?.data === foreignBefore.data;
+		if (!survived) violations.push(`FOREIGN: the other node's row changed: ${JSON.stringify(foreignBefore)} -> ${JSON.stringify(after)}`);
+		for (const proc of procs) {
+			const count = proc.warnings.filter((w) => w === FOREIGN_ROW_WARNING).length;
+			if (claims.some((c) => c.proc === proc && c.startedAt !== undefined) && (count !== 1 || proc.warnings.length !== 1)) violations.push(`FOREIGN: ${proc.name} warned ${proc.warnings.length} time(s), ${count} with the foreign-row warning`);
+		}
+	} else for (const proc of procs) if (proc.warnings.length) violations.push(`WARNED: ${proc.name} warned without a foreign row: ${proc.warnings[0]}`);
+	for (const late of slowWrites) {
+		const held = claims.filter((c) => c.proc === faulty && c.startedAt !== undefined && c.startedAt <= late.from && c.answeredAt >= late.from + claimPolicy.writeDeadlineMs - 1 && c.answeredAt < late.until);
+		if (held.some((c) => c.outcome !== 'unsettled')) violations.push(`DEADLINE: a claim behind p1's late write answered ${held.map((c) => c.outcome).join(', ')}`);
+		const early = lockDeletes.find((d) => d.by === faulty.name && d.at > late.from && d.at < late.until);
+		if (early) violations.push(`DEADLINE: p1 gave the lock back at ${early.at} ms, before its write (sent at ${late.from} ms) landed at ${late.until} ms`);
+	}
+
+	// Replays once everything settled: each delivery once more, to a random live process.
+	const replayAll = !violations.length && !foreign && kind !== 'lost-write';
+	if (replayAll) {
+		const live = procs.filter((proc) => !proc.dead);
+		const base = clock.now() + 1000;
+		const replays = Array.from({ length: deliveries }, (_, d) => start(live[Math.floor(random() * live.length)], d, 1000 + Math.floor(random() * 2000), 'replay'));
+		try {
+			await clock.run(answered(replays));
+		} catch (error) {
+			violations.push(`STUCK: replays: ${error.message}`);
+		}
+		// A delivery that ran is a duplicate now; one that never ran (its only copy went to a stopped process) runs.
+		for (const replay of replays) {
+			const expected = runsOf[replay.delivery].length ? 'duplicate' : 'new';
+			if (replay.outcome !== undefined && replay.outcome !== expected) violations.push(`REPLAY: delivery-${replay.delivery} replayed after ${base} ms in ${replay.proc.name} answered ${replay.outcome}, not ${expected}`);
+		}
+	}
+	const outcomes = {};
+	for (const claim of claims) outcomes[claim.outcome ?? 'none'] = (outcomes[claim.outcome ?? 'none'] ?? 0) + 1;
+	const label = `seed ${seed}: ${kind}, writes ${write.label}, ${processes} processes, busy gaps up to ${busyMaxMs} ms`;
+	return { seed, scenario, label, claims, violations, trace, forceDeleted, outcomes, doubled: runsOf.filter((r) => r.length > 1).length, guarded };
+}
+
+/** A failure's report: seed, replay command, the violations and a short trace around the first. */
+function reportOf(result, kind = result.scenario.kind) {
+	const key = /delivery-\d+/.exec(result.violations[0] ?? '')?.[0];
+	const relevant = result.trace.filter((line) => line.includes('lock row') || line.includes('stops') || line.includes('never') || line.includes('held') || (key && line.includes(`${key} `)) || line.includes('node row'));
+	const shown = relevant.length > 80 ? [...relevant.slice(0, 40), `  … ${relevant.length - 80} lines …`, ...relevant.slice(-40)] : relevant;
+	return [`${result.label}`, `replay: ${replayCommand(result.seed, kind)}`, ...result.violations.slice(0, 8).map((v) => `  ${v}`), 'trace:', ...shown].join('\n');
+}
+
+/** Scenario kinds, each its own test: seeds per kind in CI (about 15 s in all on two cores). */
+const KIND_TESTS = [
+	{ kind: 'burst', seeds: 400, name: 'bursts of copies to 2–4 processes, unrelated deliveries between, replays: none lost, none doubled, replays are duplicates' },
+	{ kind: 'foreign', seeds: 150, name: "another node's row (a list, or a 'latest'-mode value) in the workflow scope: none lost, its values kept, one warning per process" },
+	{ kind: 'slow-write', seeds: 150, name: "a record of keys 61–100 s late: its claims answer 'unsettled' at the deadline and run, the lock is kept until it lands, none lost" },
+	{ kind: 'stop', seeds: 200, name: 'a process stops for good holding the lock: the others break it after the lease, none lost, none doubled' },
+	{ kind: 'lost-write', seeds: 60, name: "a record of keys that never answers: its claims answer 'unsettled', the process's later claims still answer, none lost" },
+];
+
+describe('the claim protocol in a model of n8n processes sharing processed_data (seeded, virtual time)', () => {
+	for (const { kind, seeds, name } of KIND_TESTS) {
+		const chosen = SEED !== undefined ? [SEED] : Array.from({ length: Number(process.env.VMB_CLAIM_SEEDS ?? seeds) }, (_, i) => i + 1);
+		test(`${kind}: ${name} (${chosen.length} seeds)`, async () => {
+			const failures = [];
+			for (const seed of chosen) {
+				const result = await runSchedule(seed, { kind: kind === 'foreign' ? (seed % 2 ? 'foreign-list' : 'foreign-latest') : kind });
+				if (result.violations.length) failures.push(result);
+				if (SEED !== undefined) console.log(`${result.label}\n${result.trace.join('\n')}`);
+			}
+			const reports = failures.map((f) => reportOf(f, kind));
+			if (failures.length) console.log(`claim model, ${kind}: ${failures.length} of ${chosen.length} seeds fail: ${failures.map((f) => f.seed).join(', ')}\n\n${reports[0]}`);
+			expect(reports.slice(0, 3).join('\n\n') || 'none', `failing seeds: ${failures.map((f) => f.seed).join(', ')}`).toBe('none');
+		});
+	}
+
+	test('a stopped holder: the others go on after the lease', async () => {
+		const result = await runSchedule(5, { kind: 'stop', write: slow(200), processes: 3 });
+		expect(result.forceDeleted.length, reportOf(result, 'stop')).toBeGreaterThan(0);
+		expect(result.claims.filter((c) => c.answeredAt > result.forceDeleted[0].at).length, reportOf(result, 'stop')).toBeGreaterThan(0);
+	});
+});
+
+describe('the same checks catch what breaks the guarantee (mutants)', () => {
+	const caught = async (override, seeds = 12) => {
+		for (let seed = 1; seed <= seeds; seed++) {
+			const result = await runSchedule(seed, { kind: 'burst', processes: 3, allCopies: true, ...override });
+			const doubled = result.violations.filter((v) => v.startsWith('DOUBLED'));
+			if (doubled.length) return { seed, doubled, result };
+		}
+		return undefined;
+	};
+
+	test('a store whose insert does not enforce the primary key: two processes hold the lock, doubles found', async () => {
+		const found = await caught({ noPrimaryKey: true, write: slow(200) });
+		expect(found, 'no double found').toBeDefined();
+		console.log(`mutant no primary key: caught at seed ${found.seed}: ${found.doubled[0]}`);
+	});
+
+	test('a plain check-and-record without the lock: doubles found at 200 ms', async () => {
+		const plain = async (proc, key, store) => ((await store.recordKeys([key])).has(key) ? 'duplicate' : 'new');
+		const found = await caught({ claim: plain, write: slow(200) });
+		expect(found, 'no double found').toBeDefined();
+		console.log(`mutant plain check-and-record: caught at seed ${found.seed}: ${found.doubled[0]}`);
+	});
+
+	test('a lock taken as held even when LOCK was there: doubles found', async () => {
+		const found = await caught({ wrapStore: (store) => ({ ...store, recordLock: async () => (await store.recordLock(), false) }), write: slow(200), busyMaxMs: 2000 }, 30);
+		expect(found, 'no double found').toBeDefined();
+		console.log(`mutant held over LOCK: caught at seed ${found.seed}: ${found.doubled[0]}`);
+	});
+});
+
+describe('claim times in the model (virtual ms; figures, not assertions of speed)', () => {
+	test('a burst of 10 deliveries, each copied to every process, and a lone delivery, per write delay', async () => {
+		const lines = [];
+		for (const write of WRITE_DELAYS) {
+			const lone = await runSchedule(1, { kind: 'burst', write, processes: 1, busyMaxMs: 0, bursts: 0, singles: 1 });
+			expect(lone.violations, reportOf(lone)).toEqual([]);
+			const loneMs = lone.claims[0].answeredAt - lone.claims[0].startedAt;
+			for (const processes of [2, 3]) {
+				const result = await runSchedule(1, { kind: 'burst', write, processes, busyMaxMs: 0, bursts: 10, singles: 0, spreadMs: 1, allCopies: true });
+				expect(result.violations, reportOf(result)).toEqual([]);
+				const times = result.claims.map((c) => c.answeredAt - c.startedAt);
+				const mean = Math.round(times.reduce((a, b) => a + b, 0) / times.length);
+				lines.push(`claim time, writes ${write.label.padEnd(7)} ${processes} processes: burst of 10 × ${processes} copies mean ${mean} ms, max ${Math.max(...times)} ms; lone delivery ${loneMs} ms`);
+			}
+		}
+		console.log(lines.join('\n'));
+	});
+});

@@ -235,7 +235,7 @@ async function runSchedule(seed, override = {}) {
 			const breaker = procs.find((proc) => proc.name === by);
 			if (breaker?.breaking) {
 				const holder = procs.find((proc) => proc.name === change.insertedBy);
-				forceDeleted.push({ by, holder: change.insertedBy, live: !holder?.dead, at: clock.now() });
+				forceDeleted.push({ by, holder: change.insertedBy, live: !holder?.dead && !holder?.stuck, at: clock.now() });
 			}
 		}
 		if (context === NODE && before && after) {
@@ -274,6 +274,7 @@ async function runSchedule(seed, override = {}) {
 			}
 			if (kind === 'lost-write') {
 				note(`p1's record of keys never reaches the store`);
+				faulty.stuck = true; // holds the lock for good, as a stopped process does
 				slowWrites.push({ from: clock.now(), until: Infinity });
 				return never;
 			}

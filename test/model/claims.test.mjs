@@ -415,13 +415,13 @@ function reportOf(result, kind = result.scenario.kind) {
 	return [`${result.label}`, `replay: ${replayCommand(result.seed, kind)}`, ...result.violations.slice(0, 8).map((v) => `  ${v}`), 'trace:', ...shown].join('\n');
 }
 
-/** Scenario kinds, each its own test: seeds per kind in CI (about 15 s in all on two cores). */
+/** Scenario kinds, each its own test: seeds per kind in CI (about 15 s in all on two idle cores). */
 const KIND_TESTS = [
-	{ kind: 'burst', seeds: 400, name: 'bursts of copies to 2–4 processes, unrelated deliveries between, replays: none lost, none doubled, replays are duplicates' },
-	{ kind: 'foreign', seeds: 150, name: "another node's row (a list, or a 'latest'-mode value) in the workflow scope: none lost, its values kept, one warning per process" },
-	{ kind: 'slow-write', seeds: 150, name: "a record of keys 61–100 s late: its claims answer 'unsettled' at the deadline and run, the lock is kept until it lands, none lost" },
-	{ kind: 'stop', seeds: 200, name: 'a process stops for good holding the lock: the others break it after the lease, none lost, none doubled' },
-	{ kind: 'lost-write', seeds: 60, name: "a record of keys that never answers: its claims answer 'unsettled', the process's later claims still answer, none lost" },
+	{ kind: 'burst', seeds: 300, name: 'bursts of copies to 2–4 processes, unrelated deliveries between, replays: none lost, none doubled, replays are duplicates' },
+	{ kind: 'foreign', seeds: 120, name: "another node's row (a list, or a 'latest'-mode value) in the workflow scope: none lost, its values kept, one warning per process" },
+	{ kind: 'slow-write', seeds: 120, name: "a record of keys 61–100 s late: its claims answer 'unsettled' at the deadline and run, the lock is kept until it lands, none lost" },
+	{ kind: 'stop', seeds: 160, name: 'a process stops for good holding the lock: the others break it after the lease, none lost, none doubled' },
+	{ kind: 'lost-write', seeds: 40, name: "a record of keys that never answers: its claims answer 'unsettled', the process's later claims still answer, none lost" },
 ];
 
 describe('the claim protocol in a model of n8n processes sharing processed_data (seeded, virtual time)', () => {

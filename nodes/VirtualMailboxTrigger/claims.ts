@@ -191,16 +191,20 @@ interface ClaimQueue {
 	foreign: boolean;
 }
 
-/** Records `keys` with a deadline; the write itself, which may still land after it (kept to wait on before the lock is given back). */
-function recordWithDeadline(store: ClaimStore, keys: string[], clock: ClaimClock): { settled: Promise<unknown>; answer: Promise<Set<string>> } {
-	const write = store.recordKeys(keys);
-	const answer = Promise.race([
+/** `write`'s answer, or a StoreDeadlineError once claimPolicy.writeDeadlineMs has passed without one. */
+async function withDeadline<T>(write: Promise<T>, clock: ClaimClock): Promise<T> {
+	return await Promise.race([
 		write,
 		clock.wait(claimPolicy.writeDeadlineMs).then(() => {
 			throw new StoreDeadlineError(`n8n's deduplication store did not answer within ${claimPolicy.writeDeadlineMs / 1000} s`);
 		}),
 	]);
-	return { settled: write.catch(() => undefined), answer };
+}
+
+/** Records `keys` with a deadline; the write itself, which may still land after it (kept to wait on before the lock is given back). */
+function recordWithDeadline(store: ClaimStore, keys: string[], clock: ClaimClock): { settled: Promise<unknown>; answer: Promise<Set<string>> } {
+	const write = store.recordKeys(keys);
+	return { settled: write.catch(() => undefined), answer: withDeadline(write, clock) };
 }
 
 /**
@@ -214,7 +218,11 @@ function recordWithDeadline(store: ClaimStore, keys: string[], clock: ClaimClock
  */
 async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
 	const store = batch[0].store;
-	const lock = await acquireLock(store, clock, queue.times, queue.foreign).catch(() => 'gave up' as const);
+	// A call to the store that never answers must not hold this process's later claims: past
+	// maxClaimMs and a write's deadline the turn gives up, and a lock taken after that is given back.
+	const acquiring = acquireLock(store, clock, queue.times, queue.foreign);
+	const lock = await Promise.race([acquiring, clock.wait(claimPolicy.maxClaimMs + claimPolicy.writeDeadlineMs).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
+	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await store.deleteLock())).catch(() => undefined);
 	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
 	if (lock !== 'gave up') queue.foreign = lock === 'foreign';
 	// Without the lock the keys are still recorded, so that later copies and replays find them.
@@ -233,19 +241,29 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
 			asked.add(claim.key);
 		}
 	};
+	let overdue = false;
 	try {
 		await answer(batch);
 	} catch (error) {
-		if (error instanceof StoreDeadlineError) for (const claim of batch) claim.resolve('unsettled');
-		else
+		if (error instanceof StoreDeadlineError) {
+			overdue = true;
+			for (const claim of batch) claim.resolve('unsettled');
+		} else
 			for (const claim of batch) {
-				await answer([claim]).catch((alone: unknown) => (alone instanceof StoreDeadlineError ? claim.resolve('unsettled') : claim.reject(alone)));
+				await answer([claim]).catch((alone: unknown) => {
+					if (!(alone instanceof StoreDeadlineError)) return claim.reject(alone);
+					overdue = true;
+					claim.resolve('unsettled');
+				});
 			}
 	} finally {
 		if (lock === 'held') {
-			await Promise.all(pending);
 			// Not given back (the delete failed twice): a waiting process deletes it after the lease.
-			await store.deleteLock().catch(async () => await store.deleteLock().catch(() => undefined));
+			const deleteLock = async () => await withDeadline(store.deleteLock(), clock);
+			const giveBack = Promise.all(pending).then(async () => await deleteLock().catch(async () => await deleteLock().catch(() => undefined)));
+			// A write past its deadline may never answer: this process's next turn waits for the lock
+			// like any other process (or breaks it after the lease) rather than for that write.
+			if (!overdue) await giveBack;
 		}
 	}
 }

@@ -235,12 +235,23 @@ export const processedData = {
 	writeDelayMs: 0,
 	/** Records that fail before touching the store (as an insert that lost a race does in n8n). */
 	failures: 0,
+	/** ({ items, scope }) => true for a record that fails (a broken connection) before touching the store. */
+	failWhen: undefined,
 	reset() {
 		this.rows.clear();
 		this.writeDelayMs = 0;
 		this.failures = 0;
+		this.failWhen = undefined;
 	},
+	/** The stored list (md5 hashes) of values as this store keeps them. */
+	hashesOf: (values) => values.map(hashOf),
 };
+
+/** The logger n8n's node contexts give nodes (this.logger), to watch what a node logs. */
+export function nodeLogger() {
+	const coreRequire = createRequire(require.resolve('n8n-core'));
+	return coreRequire('@n8n/di').Container.get(coreRequire('@n8n/backend-common').Logger);
+}
 const hashOf = (value) => require('crypto').createHash('md5').update(String(value)).digest('base64');
 const contextOf = (scope, { node, workflow }) => `${workflow.id}|${scope === 'node' ? `n:${node.id}` : ''}`;
 const entriesOnly = (options) => {
@@ -253,6 +264,7 @@ require('n8n-core/dist/data-deduplication-service').DataDeduplicationService.ini
 			processedData.failures--;
 			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 		}
+		if (processedData.failWhen?.({ items, scope })) throw new Error('Connection terminated unexpectedly');
 		const key = contextOf(scope, contextData);
 		const stored = processedData.rows.get(key);
 		const list = stored ? [...stored] : [];

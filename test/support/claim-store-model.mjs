@@ -138,16 +138,7 @@ export function processStore(model, lockValue, { gap = () => 0, locked = () => 1
 }
 
 /** mulberry32: schedules depend only on their seed. */
-export function rngOf(seed) {
-	let s = seed >>> 0;
-	return () => {
-		s = (s + 0x6d2b79f5) >>> 0;
-		let t = s;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+export { rng as rngOf } from '../simulator/data.mjs';
 
 let scopes = 0;
 /** A claim scope no other test in this JS runtime uses (claimQueues keeps per-scope state): one simulated process's trigger node. */

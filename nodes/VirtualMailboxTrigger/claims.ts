@@ -32,7 +32,8 @@ import { detectEvent, identityOf } from './events';
  *
  * What is left (README, Scaling): a lock held past claimPolicy.leaseMs (its process stopped while
  * holding it) is deleted by a waiting process; if its holder was only slow, its record may then
- * overlap the next holder's and copies may run twice. A Remove Duplicates node with scope
+ * overlap the next holder's, and a waiter that watched the stopped holder can delete a lock taken
+ * just after (it cannot tell two holders apart): copies may then run twice. A Remove Duplicates node with scope
  * "Workflow" in the same workflow shares the workflow's row: the claim then sees a row that is not
  * its lock and records without the lock ('unguarded': copies in different processes at the same
  * moment may run twice) and says so in the log, never deleting that node's data.
@@ -45,12 +46,13 @@ export const claimPolicy = {
 	maxPollMs: 500,
 	/**
 	 * A lock seen held this long without a break is taken to be left by a stopped process and
-	 * deleted. Holds last two writes; it is this or 20 times the slowest recent write, the longer.
+	 * deleted. Holds last two writes; it is this or 20 times the slowest recent write, the longer,
+	 * and each waiter draws its own between that and half as much again.
 	 */
 	leaseMs: 120_000,
 	/** A write to the store that has not answered in this long: its claims run ('unsettled') rather than wait on it. */
 	writeDeadlineMs: 60_000,
-	/** A claim still waiting for the lock after this long runs ('unsettled'). */
+	/** A claim still waiting for the lock after this long, or twice the lease if longer, runs ('unsettled'). */
 	maxClaimMs: 180_000,
 	/** The node's row keeps the last 10,000 keys (one per delivery). */
 	maxEntries: 10_000,
@@ -116,9 +118,33 @@ export class WriteTimes {
 	leaseMs(): number {
 		return Math.max(claimPolicy.leaseMs, 20 * Math.max(0, ...this.recent));
 	}
+	/** How long a claim waits for the lock: past any waiter's lease, so a stopped holder's lock is taken over first. */
+	claimLimitMs(): number {
+		return Math.max(claimPolicy.maxClaimMs, 2 * this.leaseMs());
+	}
 }
 
 export type LockResult = 'held' | 'foreign' | 'gave up';
+
+/**
+ * What one record of LOCK found: the write inserted the row ('held'), the row is another node's
+ * ('foreign'), LOCK was there ('there'), or another process's insert won ('lost').
+ */
+type LockAttempt = 'held' | 'foreign' | 'there' | 'lost';
+
+async function recordLockOnce(store: ClaimStore, timed: <T>(write: Promise<T>) => Promise<T>): Promise<LockAttempt> {
+	let wasThere: boolean;
+	try {
+		wasThere = await timed(store.recordLock());
+	} catch (error) {
+		return isModeMismatch(error) ? 'foreign' : 'lost';
+	}
+	if (wasThere) return 'there';
+	// This write inserted the row, unless the row was another node's list (its values plus LOCK now).
+	if ((await store.countLock()) <= 1) return 'held';
+	await store.removeLockValue().catch(() => undefined);
+	return 'foreign';
+}
 
 /** Pure (given a store and clock): take the lock (see the module comment). */
 export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes, knownForeign = false): Promise<LockResult> {
@@ -129,43 +155,31 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 		times.add(clock.now() - from);
 		return result;
 	};
+	// This waiter's lease, drawn once: waiters that watched one stopped holder together take it over
+	// at different moments, and a later one sees the lock free before its own lease ends.
+	const leaseMs = times.leaseMs() * (1 + clock.random() / 2);
 	let heldSince: number | undefined;
 	let lastLook = started;
 	for (;;) {
-		if (clock.now() - started > claimPolicy.maxClaimMs) return 'gave up';
+		if (clock.now() - started > times.claimLimitMs()) return 'gave up';
 		const count = await store.countLock();
 		const now = clock.now();
 		if (count === 0) {
 			heldSince = undefined;
-			let wasThere: boolean;
-			try {
-				wasThere = await timed(store.recordLock());
-			} catch (error) {
-				if (isModeMismatch(error)) return 'foreign';
-				// Another process's insert won: it holds the lock.
-				await clock.wait(times.pollMs(clock.random()));
-				continue;
-			}
-			if (!wasThere) {
-				// This write inserted the row, unless the row was another node's list (one value plus LOCK now).
-				if ((await store.countLock()) <= 1) return 'held';
-				await store.removeLockValue().catch(() => undefined);
-				return 'foreign';
-			}
+			const attempt = await recordLockOnce(store, timed);
+			if (attempt === 'held' || attempt === 'foreign') return attempt;
 		} else if (count > 1 || knownForeign) {
 			// The lock holds one value; a row this process found to be another node's is taken to be so
 			// while it exists (it may hold one value too, and waiting out the lease each turn would stall).
 			return 'foreign';
 		} else if (heldSince === undefined || now - lastLook > claimPolicy.leaseMs / 4) {
 			heldSince = now; // a look after a long gap (this process was busy) starts the count again
-		} else if (now - heldSince > times.leaseMs()) {
+		} else if (now - heldSince > leaseMs) {
 			// Held without a break for longer than any hold takes: its process stopped. Only a row that
-			// holds LOCK is deleted.
-			if (!(await timed(store.recordLock()))) {
-				await store.removeLockValue().catch(() => undefined);
-				return 'foreign';
-			}
-			await store.deleteLock();
+			// holds LOCK is deleted; a row another process has just inserted is its fresh lock.
+			const attempt = await recordLockOnce(store, timed);
+			if (attempt === 'held' || attempt === 'foreign') return attempt;
+			if (attempt === 'there') await store.deleteLock();
 			heldSince = undefined;
 			continue;
 		}
@@ -219,9 +233,9 @@ function recordWithDeadline(store: ClaimStore, keys: string[], clock: ClaimClock
 async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
 	const store = batch[0].store;
 	// A call to the store that never answers must not hold this process's later claims: past
-	// maxClaimMs and a write's deadline the turn gives up, and a lock taken after that is given back.
+	// the claim limit and a write's deadline the turn gives up, and a lock taken after that is given back.
 	const acquiring = acquireLock(store, clock, queue.times, queue.foreign);
-	const lock = await Promise.race([acquiring, clock.wait(claimPolicy.maxClaimMs + claimPolicy.writeDeadlineMs).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
+	const lock = await Promise.race([acquiring, clock.wait(queue.times.claimLimitMs() + claimPolicy.writeDeadlineMs).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
 	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await store.deleteLock())).catch(() => undefined);
 	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
 	if (lock !== 'gave up') queue.foreign = lock === 'foreign';
@@ -260,9 +274,12 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
 		if (lock === 'held') {
 			// Not given back (the delete failed twice): a waiting process deletes it after the lease.
 			const deleteLock = async () => await withDeadline(store.deleteLock(), clock);
-			const giveBack = Promise.all(pending).then(async () => await deleteLock().catch(async () => await deleteLock().catch(() => undefined)));
 			// A write past its deadline may never answer: this process's next turn waits for the lock
-			// like any other process (or breaks it after the lease) rather than for that write.
+			// like any other process (or breaks it after the lease) rather than for that write. It is
+			// given back only if that write answers within the lease: after that another process may
+			// have taken it over, and the delete would remove the next holder's lock.
+			const settled = overdue ? Promise.race([Promise.all(pending).then(() => true), clock.wait(queue.times.leaseMs()).then(() => false)]) : Promise.resolve(true);
+			const giveBack = settled.then(async (inTime) => inTime && (await deleteLock().catch(async () => await deleteLock().catch(() => undefined))));
 			if (!overdue) await giveBack;
 		}
 	}

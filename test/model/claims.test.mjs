@@ -225,19 +225,21 @@ async function runSchedule(seed, override = {}) {
 	const erased = [];
 	const slowWrites = [];
 	const lockDeletes = [];
+	const lockInserts = [];
 	const log = (change) => {
 		const { by, op, context, failed, before, after } = change;
 		const what = context === WORKFLOW ? 'lock row' : 'node row';
 		if (failed) return note(`${by} ${op} ${what}: ${failed}`);
 		note(`${by} ${op} ${what}${after ? ` (${after.data.length} values)` : ''}`);
 		if (context === WORKFLOW && op === 'delete') {
-			lockDeletes.push({ by, at: clock.now() });
 			const breaker = procs.find((proc) => proc.name === by);
-			if (breaker?.breaking) {
+			if (!breaker?.breaking) lockDeletes.push({ by, at: clock.now() }); // a turn giving its lock back
+			else {
 				const holder = procs.find((proc) => proc.name === change.insertedBy);
 				forceDeleted.push({ by, holder: change.insertedBy, live: !holder?.dead && !holder?.stuck, at: clock.now() });
 			}
 		}
+		if (context === WORKFLOW && op === 'insert') lockInserts.push({ by, at: clock.now() });
 		if (context === NODE && before && after) {
 			const kept = new Set(after.data);
 			const dropped = before.data.filter((hash) => !kept.has(hash));
@@ -378,9 +380,11 @@ async function runSchedule(seed, override = {}) {
 		}
 	} else for (const proc of procs) if (proc.warnings.length) violations.push(`WARNED: ${proc.name} warned without a foreign row: ${proc.warnings[0]}`);
 	for (const late of slowWrites) {
-		const held = claims.filter((c) => c.proc === faulty && c.startedAt !== undefined && c.startedAt <= late.from && c.answeredAt >= late.from + claimPolicy.writeDeadlineMs - 1 && c.answeredAt < late.until);
+		const held = claims.filter((c) => c.proc === faulty && c.startedAt !== undefined && c.startedAt <= late.from && c.answeredAt >= late.from + claimPolicy.writeDeadlineMs - 1 && c.answeredAt <= late.from + claimPolicy.writeDeadlineMs + 1 && c.answeredAt < late.until); // the turn of that write (later turns no longer wait for it)
 		if (held.some((c) => c.outcome !== 'unsettled')) violations.push(`DEADLINE: a claim behind p1's late write answered ${held.map((c) => c.outcome).join(', ')}`);
-		const early = lockDeletes.find((d) => d.by === faulty.name && d.at > late.from && d.at < late.until);
+		// The lock of that write's turn: a later turn's own lock (taken after the old one was broken) is its to give back.
+		const retaken = (d) => lockInserts.some((i) => i.by === faulty.name && i.at > late.from && i.at < d.at);
+		const early = lockDeletes.find((d) => d.by === faulty.name && d.at > late.from && d.at < late.until && !retaken(d));
 		if (early) violations.push(`DEADLINE: p1 gave the lock back at ${early.at} ms, before its write (sent at ${late.from} ms) landed at ${late.until} ms`);
 	}
 

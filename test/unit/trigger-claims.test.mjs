@@ -174,7 +174,7 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 			expect(outcomes.every(([o]) => o === 'new' || o === 'duplicate'), where).toBe(true);
 			const finished = outcomes.map(([, at]) => at);
 			expect(Math.min(...finished), where).toBeGreaterThan(claimPolicy.leaseMs); // the lock was respected while it could be live
-			expect(Math.max(...finished), where).toBeLessThan(1000 + claimPolicy.leaseMs + 2000);
+			expect(Math.max(...finished), where).toBeLessThan(1000 + 1.5 * claimPolicy.leaseMs + 2000); // each waiter's lease is drawn within 1 to 1.5 times
 			await clock.run(clock.wait(100));
 			expect(model.rows.has(WORKFLOW), where).toBe(false);
 		}

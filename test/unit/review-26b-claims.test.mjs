@@ -64,6 +64,26 @@ describe('review 26b: a Remove Duplicates node (scope Workflow) running while th
 	});
 });
 
+describe('review 26b: once the other node\'s row is gone (its data cleaned), the claim is guarded again', () => {
+	test('a process that once saw a foreign row does not run a copy unguarded while another process holds the lock', async () => {
+		const { clock, table } = storeModel();
+		table.put(WORKFLOW, { mode: 'entries', data: ['order-1', 'order-2', 'order-3'].map(hashOf) });
+		const p1Scope = freshScope('p1');
+		const p1 = () => claimStoreOf(helpersOf(table, clock));
+		const before = startClaim(clock, { scope: p1Scope, key: 'delivery-0', store: p1() });
+		await settle(clock, [before], 1000);
+		expect(before.outcome).toBe('unguarded');
+		// The user cleans Remove Duplicates' workflow-scope data (its Clean Database: clearAllProcessedItems) and sets it to scope Node.
+		table.rows.delete(WORKFLOW); // what clearAllProcessedItems('workflow') commits
+		// p2 (busy: 1 s between each read and its write) takes the lock for delivery-1; p1 gets a copy of delivery-1 while p2 holds it.
+		const copyInP2 = startClaim(clock, { at: 1000, scope: freshScope('p2'), key: 'delivery-1', store: claimStoreOf(helpersOf(table, clock, { gapMs: 1000 })) });
+		const copyInP1 = startClaim(clock, { at: 2500, scope: p1Scope, key: 'delivery-1', store: p1() });
+		expect(await settle(clock, [copyInP1, copyInP2], 600_000)).toBe('answered');
+		const ran = [copyInP1, copyInP2].filter((c) => c.outcome !== 'duplicate').map((c) => c.outcome);
+		expect(ran, 'the outcomes of the copies of delivery-1 that ran').toHaveLength(1);
+	});
+});
+
 describe('review 26b: no stall beyond the stated limits (3 min for the lock, 1 min for a write)', () => {
 	test("a keys write that never answers: the process's later claims of the trigger still answer", async () => {
 		const { clock, table } = storeModel();
@@ -94,6 +114,41 @@ describe('review 26b: no stall beyond the stated limits (3 min for the lock, 1 m
 		const state = await settle(clock, [first, later], 10_000 + claimPolicy.maxClaimMs + claimPolicy.writeDeadlineMs + 10_000);
 		expect(first.outcome).toBe('new');
 		expect(`${state}; delivery-2: ${later.outcome ?? 'no answer'}`).toMatch(/^answered; delivery-2: /);
+	});
+});
+
+describe('review 26b: a store that fails slowly (pool exhausted: n8n waits DB_POSTGRESDB_CONNECTION_TIMEOUT, 20 s, then throws)', () => {
+	test('10 claims whose writes fail after 20 s each (retried one by one): no other process deletes the lock p1 holds, no claim waits past 1 min + its turn', async () => {
+		const { clock, table } = storeModel();
+		const scope = freshScope('p1');
+		const failing = {
+			'record-node': async () => {
+				await clock.wait(20_000);
+				throw new Error('timeout exceeded when trying to connect');
+			},
+		};
+		// p1 holds the lock from its lock insert (recordLock answers false) until its deleteLock starts.
+		const p1 = claimStoreOf(helpersOf(table, clock, { hooks: failing }));
+		let p1Holds = false;
+		const p1Store = {
+			...p1,
+			recordLock: async () => {
+				const wasThere = await p1.recordLock();
+				if (!wasThere) p1Holds = true;
+				return wasThere;
+			},
+			deleteLock: async () => ((p1Holds = false), await p1.deleteLock()),
+		};
+		const claims = Array.from({ length: 10 }, (_, i) => startClaim(clock, { scope, key: `delivery-${i}`, store: p1Store }));
+		// Another process's claim waits for the lock meanwhile; count its deletes of a lock p1 holds.
+		const p2 = claimStoreOf(helpersOf(table, clock));
+		let brokeLive = 0;
+		const p2Store = { ...p2, deleteLock: async () => ((brokeLive += p1Holds ? 1 : 0), await p2.deleteLock()) };
+		const other = startClaim(clock, { at: 60_000, scope: freshScope('p2'), key: 'delivery-x', store: p2Store });
+		await settle(clock, [...claims, other], 900_000);
+		const lastAnswer = Math.max(...claims.map((c) => c.answeredAt));
+		expect({ brokeLive, lastAnswerMs: lastAnswer }).toEqual({ brokeLive: 0, lastAnswerMs: expect.any(Number) });
+		expect(lastAnswer, 'ms until the last of the batch answered').toBeLessThan(20_000 + claimPolicy.writeDeadlineMs + 10_000);
 	});
 });
 

@@ -14,8 +14,8 @@ import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 import { retryPolicy } from '../shared/state/retryPolicy';
 import { attachLink, downloadFileOption, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
-import { claimDelivery, claimKeyOf, claimPolicy } from './claims';
-import type { ClaimClock, ClaimStore } from './claims';
+import { claimDelivery, claimKeyOf, claimStoreOf } from './claims';
+import type { ClaimClock, DeduplicationHelpers } from './claims';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
 import { judge, stateOf } from './deliveries';
 import { restShapeOf } from './restShape';
@@ -200,15 +200,7 @@ export class VirtualMailboxTrigger implements INodeType {
 		const helpers = this.helpers;
 		// An n8n without the store (or part of it) runs every execution.
 		if ([helpers.checkProcessedAndRecord, helpers.getProcessedDataCount, helpers.clearAllProcessedItems, helpers.removeProcessed].some((f) => typeof f !== 'function')) return [items];
-		const entries = { mode: 'entries' as const, maxEntries: claimPolicy.maxEntries };
-		const lock = [claimPolicy.lockValue];
-		const store: ClaimStore = {
-			recordKeys: async (keys) => new Set((await helpers.checkProcessedAndRecord(keys, 'node', entries)).processed.map(String)),
-			recordLock: async () => (await helpers.checkProcessedAndRecord(lock, 'workflow', entries)).processed.length > 0,
-			countLock: async () => await helpers.getProcessedDataCount('workflow', entries),
-			deleteLock: async () => await helpers.clearAllProcessedItems('workflow', entries),
-			removeLockValue: async () => await helpers.removeProcessed(lock, 'workflow', entries),
-		};
+		const store = claimStoreOf(helpers as DeduplicationHelpers);
 		const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
 		const clock: ClaimClock = { now: () => Date.now(), wait: sleep, random: Math.random };
 		const warn = (message: string) => this.logger.warn(`Virtual Mailbox Trigger: ${message}`);

@@ -17,40 +17,49 @@ import { detectEvent, identityOf } from './events';
  * row's first insert, since (workflow, context) is the table's primary key; an insert that finds
  * the row inserted meanwhile fails. The claim builds a lock on it:
  *
- * - The lock is the workflow's row (scope "workflow"): it exists while a claim holds it, and holds
- *   one value, LOCK. A process takes it by recording LOCK when it counted no row (counting only
- *   reads): if LOCK was not there, its write inserted the row (an update of an existing row would
- *   have found LOCK) and it holds the lock; if the insert lost a race it fails. It gives the lock
- *   back by deleting the row.
+ * - The lock is the workflow's row (scope "workflow"): it exists while a claim holds it and holds
+ *   the lock's values (claimPolicy.lockSize of them; a row with another count is another node's).
+ *   A process takes it by recording them when it counted no row (counting only reads): if none
+ *   was there, its write inserted the row (an update of an existing lock would have found them) and
+ *   it holds the lock; an insert that lost a race fails. It gives the lock back by deleting the row.
  * - Holding it, the process records the keys of its waiting deliveries in the trigger node's row
  *   (scope "node"): a key that was there is a copy ('duplicate'), the others run ('new'). Holders
  *   follow each other (an insert succeeds only once the last holder's delete has landed, which
  *   follows its record), so each record reads every earlier one and none is erased: each key is
  *   new for exactly one execution.
- * - Nothing is lost whatever happens: a key is found only if an execution recorded it, and an
- *   execution that records a key runs it (or fails, visibly).
+ * - Nothing is lost: a key is found only where an execution recorded it, and an execution that
+ *   recorded a key runs it (or fails, visibly). A record that failed may have landed, so a key its
+ *   retry finds is run ('unsettled'), not taken for a copy's.
  *
- * What is left (README, Scaling): a lock held past claimPolicy.leaseMs (its process stopped while
- * holding it) is deleted by a waiting process; if its holder was only slow, its record may then
- * overlap the next holder's, and a waiter that watched the stopped holder can delete a lock taken
- * just after (it cannot tell two holders apart): copies may then run twice. A Remove Duplicates node with scope
- * "Workflow" in the same workflow shares the workflow's row: the claim then sees a row that is not
- * its lock and records without the lock ('unguarded': copies in different processes at the same
- * moment may run twice) and says so in the log, never deleting that node's data.
+ * What is left (README, limits of the claim): a lock held past the lease (its process stopped
+ * while holding it) is deleted by a waiting process; if its holder was only slow, its record may
+ * then overlap the next holder's, and a waiter that watched the stopped holder can delete a lock
+ * taken just after (it cannot tell two holders apart): copies may then run twice. A Remove
+ * Duplicates node with scope "Workflow" in the same workflow shares the workflow's row: the claim
+ * then records without the lock ('unguarded') and logs a warning; see the README for what that
+ * node may lose.
  */
 export const claimPolicy = {
-	/** The lock's one value (the store keeps its md5). */
+	/** The lock's values are this with #1, #2... (the store keeps their md5s). */
 	lockValue: 'virtual-mailbox-trigger/claim-lock',
+	/**
+	 * How many values the lock holds: a count that tells it from another node's list without
+	 * writing to it (getProcessedDataCount only reads), which a single value would not.
+	 */
+	lockSize: 7,
 	/** Between looks at a held lock: twice this process's typical write, with jitter, within these bounds. */
 	minPollMs: 5,
 	maxPollMs: 500,
 	/**
 	 * A lock seen held this long without a break is taken to be left by a stopped process and
-	 * deleted. Holds last two writes; it is this or 20 times the slowest recent write, the longer,
-	 * and each waiter draws its own between that and half as much again.
+	 * deleted. Holds last two writes and a delete; it is this or 20 times the slowest recent write,
+	 * the longer, and each waiter draws its own between that and half as much again.
 	 */
 	leaseMs: 120_000,
-	/** A write to the store that has not answered in this long: its claims run ('unsettled') rather than wait on it. */
+	/**
+	 * A call to the store that has not answered in this long: a record of keys answers 'unsettled'
+	 * (its claims run); the turn's later writes are not started once a turn has run this long.
+	 */
 	writeDeadlineMs: 60_000,
 	/** A claim still waiting for the lock after this long, or twice the lease if longer, runs ('unsettled'). */
 	maxClaimMs: 180_000,
@@ -58,26 +67,50 @@ export const claimPolicy = {
 	maxEntries: 10_000,
 };
 
+/** The lock's values. */
+export const lockValues = (): string[] => Array.from({ length: claimPolicy.lockSize }, (_, i) => `${claimPolicy.lockValue}#${i + 1}`);
+
 /**
  * - new: the first execution of this delivery, it runs;
  * - duplicate: another execution recorded it first;
- * - unsettled: the store did not answer in time, it runs rather than risk losing it;
+ * - unsettled: the store did not answer in time or failed while the claim was made, it runs rather
+ *   than risk losing it (the key is recorded if the store allows);
  * - unguarded: the workflow's row is another node's, recorded without the lock (see the module comment).
  */
 export type ClaimOutcome = 'new' | 'duplicate' | 'unsettled' | 'unguarded';
 
-/** What the claim needs of n8n's deduplication store (helpers.checkProcessedAndRecord and its siblings, mode "entries"). */
+/** What the claim needs of n8n's deduplication store. */
 export interface ClaimStore {
 	/** Records the keys in the trigger node's row: the ones that were there before. */
 	recordKeys(keys: string[]): Promise<Set<string>>;
-	/** Records the lock value in the workflow's row: whether it was there before. Throws when the row's insert lost a race. */
+	/** Records the lock's values in the workflow's row: whether any was there before. Throws when the row's insert lost a race. */
 	recordLock(): Promise<boolean>;
 	/** How many values the workflow's row holds, 0 with no row (reads only). */
 	countLock(): Promise<number>;
 	/** Deletes the workflow's row (gives the lock back). */
 	deleteLock(): Promise<void>;
-	/** Takes the lock value out of a workflow row that is not the lock (another node's). */
-	removeLockValue(): Promise<void>;
+	/** Takes the lock's values out of a workflow row that is not the lock (another node's). */
+	removeLockValues(): Promise<void>;
+}
+
+/** The n8n helpers the claim uses (IExecuteFunctions['helpers'], mode "entries"). */
+export interface DeduplicationHelpers {
+	checkProcessedAndRecord(items: string[], scope: 'node' | 'workflow', options: { mode: 'entries'; maxEntries?: number }): Promise<{ processed: unknown[] }>;
+	getProcessedDataCount(scope: 'workflow', options: { mode: 'entries' }): Promise<number>;
+	clearAllProcessedItems(scope: 'workflow', options: { mode: 'entries' }): Promise<void>;
+	removeProcessed(items: string[], scope: 'workflow', options: { mode: 'entries' }): Promise<void>;
+}
+
+/** The claim's store over n8n's helpers: the keys in the node's row, the lock in the workflow's. */
+export function claimStoreOf(helpers: DeduplicationHelpers): ClaimStore {
+	const entries = { mode: 'entries' as const, maxEntries: claimPolicy.maxEntries };
+	return {
+		recordKeys: async (keys) => new Set((await helpers.checkProcessedAndRecord(keys, 'node', entries)).processed.map(String)),
+		recordLock: async () => (await helpers.checkProcessedAndRecord(lockValues(), 'workflow', entries)).processed.length > 0,
+		countLock: async () => await helpers.getProcessedDataCount('workflow', entries),
+		deleteLock: async () => await helpers.clearAllProcessedItems('workflow', entries),
+		removeLockValues: async () => await helpers.removeProcessed(lockValues(), 'workflow', entries),
+	};
 }
 
 /** Time as the claim sees it: real in the node, virtual in the model tests. */
@@ -87,15 +120,40 @@ export interface ClaimClock {
 	random(): number;
 }
 
-/** Logged by a process when it finds the workflow's row to be another node's (again only after that row was gone). */
+/** Logged by a process when it finds the workflow's row to be another node's (again only after it found the lock there since). */
 export const FOREIGN_ROW_WARNING =
-	"the workflow's deduplication store (scope Workflow) holds another node's data, probably a Remove Duplicates node with Scope set to Workflow, so the claim records without its lock and copies of a delivery handled by different n8n processes at the same moment may each run. Set that node's Scope to Node";
+	"the workflow's deduplication store (scope Workflow) holds another node's data, probably a Remove Duplicates node with Scope set to Workflow, so the claim records without its lock and copies of a delivery handled by different n8n processes at the same moment may each run. Set that node's Scope to Node and run its Clear Deduplication History once with Scope Workflow";
 
-/** A write to the store that did not answer within claimPolicy.writeDeadlineMs. */
+/** A call to the store that did not answer within claimPolicy.writeDeadlineMs. */
 export class StoreDeadlineError extends Error {}
 
 /** n8n's error when a row was saved in another mode (a Remove Duplicates node's "latest" modes). */
 const isModeMismatch = (error: unknown) => /incompatible setting/i.test((error as Error)?.message ?? '');
+
+/** `call`'s answer, or a StoreDeadlineError once claimPolicy.writeDeadlineMs has passed without one. */
+async function withDeadline<T>(call: Promise<T>, clock: ClaimClock): Promise<T> {
+	return await Promise.race([
+		call,
+		clock.wait(claimPolicy.writeDeadlineMs).then(() => {
+			throw new StoreDeadlineError(`n8n's deduplication store did not answer within ${claimPolicy.writeDeadlineMs / 1000} s`);
+		}),
+	]);
+}
+
+/**
+ * `store` with its writes to the lock under the deadline. The record of keys keeps its own promise
+ * (see takeTurn); a count that never answers is ended by the turn's own limit (a deadline timer
+ * for each of a waiter's many counts would pile up).
+ */
+function withDeadlines(store: ClaimStore, clock: ClaimClock): ClaimStore {
+	return {
+		recordKeys: async (keys) => await store.recordKeys(keys),
+		recordLock: async () => await withDeadline(store.recordLock(), clock),
+		countLock: async () => await store.countLock(),
+		deleteLock: async () => await withDeadline(store.deleteLock(), clock),
+		removeLockValues: async () => await withDeadline(store.removeLockValues(), clock),
+	};
+}
 
 /** The lowest quarter of `samples`, 0 with none. */
 function lowQuarterOf(samples: number[]): number {
@@ -111,8 +169,9 @@ export class WriteTimes {
 		this.recent.push(ms);
 		if (this.recent.length > 16) this.recent.shift();
 	}
-	pollMs(random: number): number {
-		const base = Math.min(claimPolicy.maxPollMs, Math.max(claimPolicy.minPollMs, 2 * lowQuarterOf(this.recent)));
+	/** Between looks at a lock held for `heldMs`: a lock held long is looked at less often (a twentieth of that). */
+	pollMs(random: number, heldMs = 0): number {
+		const base = Math.min(claimPolicy.maxPollMs, Math.max(claimPolicy.minPollMs, 2 * lowQuarterOf(this.recent), heldMs / 20));
 		return Math.round(base * (0.5 + random));
 	}
 	leaseMs(): number {
@@ -127,8 +186,8 @@ export class WriteTimes {
 export type LockResult = 'held' | 'foreign' | 'gave up';
 
 /**
- * What one record of LOCK found: the write inserted the row ('held'), the row is another node's
- * ('foreign'), LOCK was there ('there'), or another process's insert won ('lost').
+ * What one record of the lock's values found: the write inserted the row ('held'), the row is
+ * another node's ('foreign'), the lock was there ('there'), or another process's insert won ('lost').
  */
 type LockAttempt = 'held' | 'foreign' | 'there' | 'lost';
 
@@ -140,14 +199,17 @@ async function recordLockOnce(store: ClaimStore, timed: <T>(write: Promise<T>) =
 		return isModeMismatch(error) ? 'foreign' : 'lost';
 	}
 	if (wasThere) return 'there';
-	// This write inserted the row, unless the row was another node's list (its values plus LOCK now).
-	if ((await store.countLock()) <= 1) return 'held';
-	await store.removeLockValue().catch(() => undefined);
+	// This write inserted the row, unless the row was another node's list (its values and the lock's
+	// now). If the count cannot be read, the insert is taken to be this process's: the lock must not
+	// be left behind, and another node's row appearing between a count of 0 and this write is rarer.
+	const count = await store.countLock().catch(() => claimPolicy.lockSize);
+	if (count <= claimPolicy.lockSize) return 'held';
+	await store.removeLockValues().catch(() => undefined);
 	return 'foreign';
 }
 
 /** Pure (given a store and clock): take the lock (see the module comment). */
-export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes, knownForeign = false): Promise<LockResult> {
+export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes): Promise<LockResult> {
 	const started = clock.now();
 	const timed = async <T>(write: Promise<T>) => {
 		const from = clock.now();
@@ -168,15 +230,13 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 			heldSince = undefined;
 			const attempt = await recordLockOnce(store, timed);
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
-		} else if (count > 1 || knownForeign) {
-			// The lock holds one value; a row this process found to be another node's is taken to be so
-			// while it exists (it may hold one value too, and waiting out the lease each turn would stall).
-			return 'foreign';
+		} else if (count !== claimPolicy.lockSize) {
+			return 'foreign'; // another node's list (the lock holds exactly lockSize values)
 		} else if (heldSince === undefined || now - lastLook > claimPolicy.leaseMs / 4) {
 			heldSince = now; // a look after a long gap (this process was busy) starts the count again
 		} else if (now - heldSince > leaseMs) {
 			// Held without a break for longer than any hold takes: its process stopped. Only a row that
-			// holds LOCK is deleted; a row another process has just inserted is its fresh lock.
+			// holds the lock is deleted; a row another process has just inserted is its fresh lock.
 			const attempt = await recordLockOnce(store, timed);
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
 			if (attempt === 'there') await store.deleteLock();
@@ -184,7 +244,7 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 			continue;
 		}
 		lastLook = now;
-		await clock.wait(times.pollMs(clock.random()));
+		await clock.wait(times.pollMs(clock.random(), heldSince === undefined ? 0 : now - heldSince));
 	}
 }
 
@@ -201,85 +261,74 @@ interface ClaimQueue {
 	waiting: WaitingClaim[];
 	busy: boolean;
 	times: WriteTimes;
-	/** This process found the workflow's row to be another node's (and warned). */
+	/** This process last found the workflow's row to be another node's (and warned). */
 	foreign: boolean;
-}
-
-/** `write`'s answer, or a StoreDeadlineError once claimPolicy.writeDeadlineMs has passed without one. */
-async function withDeadline<T>(write: Promise<T>, clock: ClaimClock): Promise<T> {
-	return await Promise.race([
-		write,
-		clock.wait(claimPolicy.writeDeadlineMs).then(() => {
-			throw new StoreDeadlineError(`n8n's deduplication store did not answer within ${claimPolicy.writeDeadlineMs / 1000} s`);
-		}),
-	]);
-}
-
-/** Records `keys` with a deadline; the write itself, which may still land after it (kept to wait on before the lock is given back). */
-function recordWithDeadline(store: ClaimStore, keys: string[], clock: ClaimClock): { settled: Promise<unknown>; answer: Promise<Set<string>> } {
-	const write = store.recordKeys(keys);
-	return { settled: write.catch(() => undefined), answer: withDeadline(write, clock) };
 }
 
 /**
  * One turn: take the lock, record the waiting claims' keys, give the lock back, answer them (with no
- * lock after claimPolicy.maxClaimMs, or when the store failed to answer while taking it, the keys are
- * recorded anyway and the new ones answer 'unsettled'). A key
- * asked twice in one turn is new only for the first asker. A write that fails is tried again for
- * each key alone, so only a claim whose own write fails fails; a write past its deadline answers
- * 'unsettled', and the lock is given back only once that write has landed or failed (it must not
- * land in the next holder's turn).
+ * lock after the claim limit, or when the store failed while taking it, the keys are recorded
+ * anyway and the new ones answer 'unsettled'). A key asked twice in one turn is new only for the
+ * first asker. A record that fails is tried again for each claim alone, by that claim's own
+ * execution's store, while the turn is within claimPolicy.writeDeadlineMs: only a claim whose own
+ * record fails fails. A record past its deadline answers 'unsettled'; the lock is then given back
+ * only if that record answers within the lease (after it, another process may hold the lock), and
+ * the process's next turn does not wait for it.
  */
 async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
-	const store = batch[0].store;
-	// A call to the store that never answers must not hold this process's later claims: past
-	// the claim limit and a write's deadline the turn gives up, and a lock taken after that is given back.
-	const acquiring = acquireLock(store, clock, queue.times, queue.foreign);
+	const store = withDeadlines(batch[0].store, clock);
+	const acquiring = acquireLock(store, clock, queue.times);
 	const lock = await Promise.race([acquiring, clock.wait(queue.times.claimLimitMs() + claimPolicy.writeDeadlineMs).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
 	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await store.deleteLock())).catch(() => undefined);
 	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
 	if (lock !== 'gave up') queue.foreign = lock === 'foreign';
 	// Without the lock the keys are still recorded, so that later copies and replays find them.
 	const fresh = lock === 'held' ? 'new' : lock === 'foreign' ? 'unguarded' : 'unsettled';
+	const turnStarted = clock.now();
 	const pending: Array<Promise<unknown>> = [];
-	const answer = async (claims: WaitingClaim[]) => {
+	let overdue = false;
+	/** Records the claims' keys with `from`'s store and answers them; `retry`: a failed record of these keys may have landed. */
+	const answer = async (claims: WaitingClaim[], from: ClaimStore, retry: boolean) => {
 		const keys = [...new Set(claims.map((claim) => claim.key))];
-		const write = recordWithDeadline(store, keys, clock);
-		pending.push(write.settled);
+		const write = from.recordKeys(keys);
+		pending.push(write.catch(() => undefined));
 		const started = clock.now();
-		const present = await write.answer;
+		const present = await withDeadline(write, clock).catch((error: unknown) => {
+			if (error instanceof StoreDeadlineError) overdue = true;
+			throw error;
+		});
 		queue.times.add(clock.now() - started);
 		const asked = new Set<string>();
 		for (const claim of claims) {
-			claim.resolve(present.has(claim.key) || asked.has(claim.key) ? 'duplicate' : fresh);
+			const found = present.has(claim.key) || asked.has(claim.key);
+			claim.resolve(!found ? fresh : retry && !asked.has(claim.key) ? 'unsettled' : 'duplicate');
 			asked.add(claim.key);
 		}
 	};
-	let overdue = false;
 	try {
-		await answer(batch);
+		await answer(batch, store, false);
 	} catch (error) {
-		if (error instanceof StoreDeadlineError) {
-			overdue = true;
-			for (const claim of batch) claim.resolve('unsettled');
-		} else
-			for (const claim of batch) {
-				await answer([claim]).catch((alone: unknown) => {
-					if (!(alone instanceof StoreDeadlineError)) return claim.reject(alone);
-					overdue = true;
-					claim.resolve('unsettled');
-				});
+		for (const claim of batch) {
+			if (error instanceof StoreDeadlineError || overdue || clock.now() - turnStarted > claimPolicy.writeDeadlineMs) {
+				// Past the turn's time: the rest run rather than hold the lock towards the lease.
+				if (error instanceof StoreDeadlineError || overdue) claim.resolve('unsettled');
+				else claim.reject(error);
+				continue;
 			}
+			await answer([claim], claim.store, true).catch((alone: unknown) => (alone instanceof StoreDeadlineError ? claim.resolve('unsettled') : claim.reject(alone)));
+		}
 	} finally {
 		if (lock === 'held') {
-			// Not given back (the delete failed twice): a waiting process deletes it after the lease.
-			const deleteLock = async () => await withDeadline(store.deleteLock(), clock);
-			// A write past its deadline may never answer: this process's next turn waits for the lock
-			// like any other process (or breaks it after the lease) rather than for that write. It is
-			// given back only if that write answers within the lease: after that another process may
-			// have taken it over, and the delete would remove the next holder's lock.
 			const settled = overdue ? Promise.race([Promise.all(pending).then(() => true), clock.wait(queue.times.leaseMs()).then(() => false)]) : Promise.resolve(true);
-			const giveBack = settled.then(async (inTime) => inTime && (await deleteLock().catch(async () => await deleteLock().catch(() => undefined))));
+			// Not given back (the delete failed twice, or a late record did not answer within the lease):
+			// a waiting process deletes it after the lease. A row that holds more than the lock's values
+			// has had another node's recorded into it meanwhile (a Remove Duplicates node with scope
+			// Workflow): only the lock's are taken out, and the row is that node's from then on.
+			const release = async () => {
+				if ((await store.countLock().catch(() => claimPolicy.lockSize)) > claimPolicy.lockSize) return await store.removeLockValues();
+				await store.deleteLock();
+			};
+			const giveBack = settled.then(async (inTime) => inTime && (await release().catch(async () => await release().catch(() => undefined))));
 			if (!overdue) await giveBack;
 		}
 	}
@@ -288,7 +337,8 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
 /**
  * Pure (given a store and clock): claim `key` for one execution. This process's claims of one
  * trigger node (`scope`) wait together and take the lock in one turn, one turn at a time
- * (state/claimQueues.ts); each turn uses the store of its first claim's execution.
+ * (state/claimQueues.ts); a turn takes the lock and records with its first claim's store, and
+ * retries each claim's record with that claim's own.
  */
 export async function claimDelivery(scope: string, key: string, store: ClaimStore, clock: ClaimClock, warn: (message: string) => void): Promise<ClaimOutcome> {
 	return await new Promise<ClaimOutcome>((resolve, reject) => {

@@ -18,7 +18,8 @@ import { dist } from '../harness/n8n-core-harness.mjs';
 import { rng } from '../simulator/data.mjs';
 import { virtualClock } from '../support/virtual-clock.mjs';
 
-const { claimDelivery, claimPolicy, FOREIGN_ROW_WARNING } = dist('nodes/VirtualMailboxTrigger/claims.js');
+// claimStoreOf: the ClaimStore an execution builds from its helpers, as VirtualMailboxTrigger.node.ts execute() does.
+const { claimDelivery, claimPolicy, claimStoreOf, FOREIGN_ROW_WARNING } = dist('nodes/VirtualMailboxTrigger/claims.js');
 
 const SEED = process.env.VMB_CLAIM_SEED ? Number(process.env.VMB_CLAIM_SEED) : undefined;
 const replayCommand = (seed, kind) => `VMB_CLAIM_SEED=${seed} npx vitest run --config vitest.config.mjs --project model test/model/claims.test.mjs -t '${kind}:'`;
@@ -172,19 +173,6 @@ function deduplicationHelpers(table, proc) {
 				}
 				await table.update(context, found.value, proc.name);
 			}),
-	};
-}
-
-/** The ClaimStore an execution builds from its helpers, exactly as VirtualMailboxTrigger.node.ts execute() does. */
-function claimStoreOf(helpers) {
-	const entries = { mode: 'entries', maxEntries: claimPolicy.maxEntries };
-	const lock = [claimPolicy.lockValue];
-	return {
-		recordKeys: async (keys) => new Set((await helpers.checkProcessedAndRecord(keys, 'node', entries)).processed.map(String)),
-		recordLock: async () => (await helpers.checkProcessedAndRecord(lock, 'workflow', entries)).processed.length > 0,
-		countLock: async () => await helpers.getProcessedDataCount('workflow', entries),
-		deleteLock: async () => await helpers.clearAllProcessedItems('workflow', entries),
-		removeLockValue: async () => await helpers.removeProcessed(lock, 'workflow', entries),
 	};
 }
 

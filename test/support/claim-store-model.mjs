@@ -1,5 +1,8 @@
 // Virtual time and a model of n8n's deduplication store for the claim tests (claims.ts): several
 // simulated n8n processes share one store in one JS runtime, each with its own claim scope.
+import { dist } from '../harness/n8n-core-harness.mjs';
+
+const { claimStoreOf, lockValues } = dist('nodes/VirtualMailboxTrigger/claims.js');
 
 /**
  * Virtual time: wait() schedules a timer; run() fires timers in time order, each once everything
@@ -125,15 +128,22 @@ export function storeModel(clock) {
  * `intercept(op, values)` may return a promise to answer instead (a write that hangs or fails),
  * or undefined to go to the store.
  */
-export function processStore(model, lockValue, { gap = () => 0, locked = () => 1, intercept = () => undefined } = {}) {
+export function processStore(model, { gap = () => 0, locked = () => 1, intercept = () => undefined } = {}) {
 	const timing = () => ({ gap: gap(), locked: locked() });
-	const through = (op, values, write) => intercept(op, values) ?? write();
+	const contextOf = (scope) => (scope === 'node' ? NODE : WORKFLOW);
+	const built = claimStoreOf({
+		checkProcessedAndRecord: async (items, scope) => await model.checkProcessedAndRecord(contextOf(scope), items, timing()),
+		getProcessedDataCount: async (scope) => await model.getProcessedDataCount(contextOf(scope)),
+		clearAllProcessedItems: async (scope) => await model.clearAllProcessedItems(contextOf(scope), timing()),
+		removeProcessed: async (items, scope) => await model.removeProcessed(contextOf(scope), items, timing()),
+	});
+	const through = (op, values, call) => intercept(op, values) ?? call();
 	return {
-		recordKeys: (keys) => through('recordKeys', keys, async () => new Set((await model.checkProcessedAndRecord(NODE, keys, timing())).processed)),
-		recordLock: () => through('recordLock', [lockValue], async () => (await model.checkProcessedAndRecord(WORKFLOW, [lockValue], timing())).processed.length > 0),
-		countLock: () => through('countLock', [], async () => await model.getProcessedDataCount(WORKFLOW)),
-		deleteLock: () => through('deleteLock', [], async () => await model.clearAllProcessedItems(WORKFLOW, timing())),
-		removeLockValue: () => through('removeLockValue', [lockValue], async () => await model.removeProcessed(WORKFLOW, [lockValue], timing())),
+		recordKeys: (keys) => through('recordKeys', keys, () => built.recordKeys(keys)),
+		recordLock: () => through('recordLock', lockValues(), () => built.recordLock()),
+		countLock: () => through('countLock', [], () => built.countLock()),
+		deleteLock: () => through('deleteLock', [], () => built.deleteLock()),
+		removeLockValues: () => through('removeLockValues', lockValues(), () => built.removeLockValues()),
 	};
 }
 

@@ -14,7 +14,7 @@ const noWarn = () => undefined;
 /** One simulated n8n process: its claim scope and its store (with its own timing). */
 function processOf(model, clock, timing = {}, random = Math.random) {
 	const scope = freshScope();
-	const store = processStore(model, claimPolicy.lockValue, timing);
+	const store = processStore(model, timing);
 	const claimClock = clock.claimClock(random);
 	return { claim: (key) => claimDelivery(scope, key, store, claimClock, noWarn) };
 }

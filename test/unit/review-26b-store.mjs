@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { dist } from '../harness/n8n-core-harness.mjs';
 import { virtualClock } from '../support/virtual-clock.mjs';
 
-export const { claimDelivery, claimPolicy, acquireLock, WriteTimes } = dist('nodes/VirtualMailboxTrigger/claims.js');
+// The ClaimStore execute() builds from the helpers (VirtualMailboxTrigger.node.ts) is claims.ts's claimStoreOf.
+export const { claimDelivery, claimPolicy, claimStoreOf, lockValues, acquireLock, WriteTimes } = dist('nodes/VirtualMailboxTrigger/claims.js');
 
 export const hashOf = (value) => createHash('md5').update(String(value)).digest('base64');
 export const MODE_MISMATCH = 'Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter. Try ’Clean Database’ operation to reset.';
@@ -129,19 +130,6 @@ export function helpersOf(table, clock, { hooks = {}, after = {}, gapMs = 0 } = 
 				}
 				await table.update(context, found);
 			}),
-	};
-}
-
-/** The ClaimStore execute() builds from the helpers (VirtualMailboxTrigger.node.ts), verbatim. */
-export function claimStoreOf(helpers) {
-	const entries = { mode: 'entries', maxEntries: claimPolicy.maxEntries };
-	const lock = [claimPolicy.lockValue];
-	return {
-		recordKeys: async (keys) => new Set((await helpers.checkProcessedAndRecord(keys, 'node', entries)).processed.map(String)),
-		recordLock: async () => (await helpers.checkProcessedAndRecord(lock, 'workflow', entries)).processed.length > 0,
-		countLock: async () => await helpers.getProcessedDataCount('workflow', entries),
-		deleteLock: async () => await helpers.clearAllProcessedItems('workflow', entries),
-		removeLockValue: async () => await helpers.removeProcessed(lock, 'workflow', entries),
 	};
 }
 

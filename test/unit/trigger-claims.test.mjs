@@ -9,7 +9,7 @@ import { dist, nodeLogger, processedData, runDelivery } from '../harness/n8n-cor
 import { payloads, request } from '../support/webhooks.mjs';
 import { NODE, WORKFLOW, freshScope, processStore, rngOf, storeModel, virtualClock } from '../support/claim-store-model.mjs';
 
-const { FOREIGN_ROW_WARNING, WriteTimes, claimDelivery, claimKeyOf, claimPolicy, deliveryKeyOf } = dist('nodes/VirtualMailboxTrigger/claims.js');
+const { FOREIGN_ROW_WARNING, WriteTimes, claimDelivery, claimKeyOf, claimPolicy, deliveryKeyOf, lockValues } = dist('nodes/VirtualMailboxTrigger/claims.js');
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
 const POLICY = { ...claimPolicy };
 afterEach(() => Object.assign(claimPolicy, POLICY));
@@ -17,7 +17,7 @@ afterEach(() => Object.assign(claimPolicy, POLICY));
 /** One simulated n8n process: its own claim scope (claimQueues state) and its own store timing. */
 function processOf(model, clock, { timing = {}, random = Math.random, warnings = [] } = {}) {
 	const scope = freshScope();
-	const store = processStore(model, claimPolicy.lockValue, timing);
+	const store = processStore(model, timing);
 	const claimClock = clock.claimClock(random);
 	return { store, claim: (key) => claimDelivery(scope, key, store, claimClock, (message) => warnings.push(message)) };
 }
@@ -163,7 +163,7 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 			const random = rngOf(29_000 + run);
 			const clock = virtualClock();
 			const model = storeModel(clock);
-			model.rows.set(WORKFLOW, { mode: 'entries', list: [claimPolicy.lockValue] });
+			model.rows.set(WORKFLOW, { mode: 'entries', list: lockValues() });
 			const views = Array.from({ length: 3 }, () => processOf(model, clock, { timing: { locked: () => 1 + 4 * random() }, random }));
 			const claims = [];
 			for (let c = 0; c < 6; c++) claims.push(clock.wait(random() * 1000).then(() => views[c % 3].claim(`d${c % 2}`)));
@@ -337,7 +337,7 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 
 	test('a lock left by a stopped process (the row with only the lock, never deleted) holds claims up to the lease; then each delivery runs exactly once', async () => {
 		claimPolicy.leaseMs = 150;
-		processedData.rows.set(WORKFLOW_ROW, processedData.hashesOf([claimPolicy.lockValue]));
+		processedData.rows.set(WORKFLOW_ROW, processedData.hashesOf(lockValues()));
 		const body = payloads['open-update'];
 		const first = await runDelivery({ parameters: parameters(), request: request(body), executionId: '801' });
 		expect(first.items).toHaveLength(1);

@@ -3,8 +3,9 @@
  * with the claim lock (VirtualMailboxTrigger/claims.ts), whether a turn is under way, the process's
  * recent write times to n8n's deduplication store, and whether it has warned about a row that is
  * not the lock.
- * Bound: the last 1,000 trigger nodes that claimed in this process (a few hundred bytes each); an
- * idle one is forgotten first.
+ * Bound: the last 1,000 trigger nodes that claimed in this process (a few hundred bytes each),
+ * plus any with claims in flight beyond those; an idle one is forgotten first (it then warns again
+ * about another node's row).
  * Several processes: not shared, and need not be: claims from other processes (other workers) are
  * what the lock itself settles.
  */

@@ -257,7 +257,7 @@ const contextOf = (scope, { node, workflow }) => `${workflow.id}|${scope === 'no
 const entriesOnly = (options) => {
 	if (options.mode !== 'entries') throw new Error('the harness store keeps entries only');
 };
-require('n8n-core/dist/data-deduplication-service').DataDeduplicationService.init({
+const deduplicator = {
 	async checkProcessedAndRecord(items, scope, contextData, options) {
 		entriesOnly(options);
 		if (processedData.failures > 0) {
@@ -301,7 +301,12 @@ require('n8n-core/dist/data-deduplication-service').DataDeduplicationService.ini
 		entriesOnly(options);
 		return processedData.rows.get(contextOf(scope, contextData))?.length ?? 0;
 	},
-});
+};
+// One n8n-core per test worker, one harness module per test file: the service is made once and then
+// pointed at this file's store (vitest evaluates this module again for each file in a worker).
+const { DataDeduplicationService } = require('n8n-core/dist/data-deduplication-service');
+if (DataDeduplicationService.instance) DataDeduplicationService.instance.deduplicator = deduplicator;
+else DataDeduplicationService.init(deduplicator);
 
 function webhookContext(workflow, node, additionalData) {
 	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };

@@ -208,8 +208,12 @@ async function recordLockOnce(store: ClaimStore, timed: <T>(write: Promise<T>) =
 	return 'foreign';
 }
 
-/** Pure (given a store and clock): take the lock (see the module comment). */
-export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes): Promise<LockResult> {
+/**
+ * Pure (given a store and clock): take the lock (see the module comment). `sevenIsForeign`: this
+ * process found a row of lockSize values to be another node's, and takes such a row to be so
+ * until it sees the row gone.
+ */
+export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes, sevenIsForeign = { value: false }): Promise<LockResult> {
 	const started = clock.now();
 	const timed = async <T>(write: Promise<T>) => {
 		const from = clock.now();
@@ -224,13 +228,17 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 	let lastLook = started;
 	for (;;) {
 		if (clock.now() - started > times.claimLimitMs()) return 'gave up';
-		const count = await store.countLock();
+		// A count that fails is looked at again (a dropped connection), not taken for an answer.
+		const count = await store.countLock().catch(() => undefined);
 		const now = clock.now();
-		if (count === 0) {
+		if (count === undefined) {
+			// looked at again below
+		} else if (count === 0) {
 			heldSince = undefined;
+			sevenIsForeign.value = false;
 			const attempt = await recordLockOnce(store, timed);
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
-		} else if (count !== claimPolicy.lockSize) {
+		} else if (count !== claimPolicy.lockSize || sevenIsForeign.value) {
 			return 'foreign'; // another node's list (the lock holds exactly lockSize values)
 		} else if (heldSince === undefined || now - lastLook > claimPolicy.leaseMs / 4) {
 			heldSince = now; // a look after a long gap (this process was busy) starts the count again
@@ -238,8 +246,9 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 			// Held without a break for longer than any hold takes: its process stopped. Only a row that
 			// holds the lock is deleted; a row another process has just inserted is its fresh lock.
 			const attempt = await recordLockOnce(store, timed);
+			if (attempt === 'foreign') sevenIsForeign.value = true; // a row of lockSize values that was not the lock
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
-			if (attempt === 'there') await store.deleteLock();
+			if (attempt === 'there') await store.deleteLock().catch(() => undefined);
 			heldSince = undefined;
 			continue;
 		}
@@ -263,33 +272,57 @@ interface ClaimQueue {
 	times: WriteTimes;
 	/** This process last found the workflow's row to be another node's (and warned). */
 	foreign: boolean;
+	/** This process found a row of lockSize values to be another node's (see acquireLock). */
+	sevenIsForeign: { value: boolean };
+}
+
+/**
+ * Gives a held lock back: deletes the row only while it is exactly the lock (lockSize values). A row
+ * already gone is left alone; one with another count has had another node's values recorded into
+ * it (a Remove Duplicates node with scope Workflow, which may also have trimmed it), so only the
+ * lock's values are taken out and the row is that node's from then on. A count or delete that
+ * fails or does not answer is not tried again: a delete may still land after the lock was taken
+ * by another process, and an unknown row is not deleted. Such a lock is left for a waiting
+ * process to take over after the lease.
+ */
+async function giveBack(store: ClaimStore, clock: ClaimClock): Promise<void> {
+	const count = await withDeadline(store.countLock(), clock).catch(() => undefined);
+	if (count === claimPolicy.lockSize) await store.deleteLock().catch(() => undefined);
+	else if (count !== undefined && count !== 0) await store.removeLockValues().catch(() => undefined);
 }
 
 /**
  * One turn: take the lock, record the waiting claims' keys, give the lock back, answer them (with no
- * lock after the claim limit, or when the store failed while taking it, the keys are recorded
- * anyway and the new ones answer 'unsettled'). A key asked twice in one turn is new only for the
- * first asker. A record that fails is tried again for each claim alone, by that claim's own
- * execution's store, while the turn is within claimPolicy.writeDeadlineMs: only a claim whose own
- * record fails fails. A record past its deadline answers 'unsettled'; the lock is then given back
- * only if that record answers within the lease (after it, another process may hold the lock), and
- * the process's next turn does not wait for it.
+ * lock after the claim limit the keys are recorded anyway and the new ones answer 'unsettled'). A
+ * key asked twice in one turn is new only for its first asker. A record that fails is tried again
+ * once for each key alone, by its first asker's own execution's store, while the turn is within
+ * claimPolicy.writeDeadlineMs (after that the rest run, 'unsettled'): only a claim whose own record
+ * fails fails. A record past its deadline answers 'unsettled', and the lock is given back only if
+ * that record answers before any other process could take the lock over (claimPolicy.leaseMs after
+ * it was taken, less a tenth); the process's next turn does not wait for it.
  */
 async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
 	const store = withDeadlines(batch[0].store, clock);
-	const acquiring = acquireLock(store, clock, queue.times);
-	const lock = await Promise.race([acquiring, clock.wait(queue.times.claimLimitMs() + claimPolicy.writeDeadlineMs).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
-	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await store.deleteLock())).catch(() => undefined);
+	const acquiring = acquireLock(store, clock, queue.times, queue.sevenIsForeign);
+	const lock = await Promise.race([acquiring, clock.wait(queue.times.claimLimitMs()).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
+	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await giveBack(store, clock))).catch(() => undefined);
+	const heldAt = clock.now();
 	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
 	if (lock !== 'gave up') queue.foreign = lock === 'foreign';
 	// Without the lock the keys are still recorded, so that later copies and replays find them.
 	const fresh = lock === 'held' ? 'new' : lock === 'foreign' ? 'unguarded' : 'unsettled';
-	const turnStarted = clock.now();
 	const pending: Array<Promise<unknown>> = [];
 	let overdue = false;
-	/** Records the claims' keys with `from`'s store and answers them; `retry`: a failed record of these keys may have landed. */
-	const answer = async (claims: WaitingClaim[], from: ClaimStore, retry: boolean) => {
-		const keys = [...new Set(claims.map((claim) => claim.key))];
+	// Each key's askers in this turn, first asker first: the others are copies of it.
+	const askers = new Map<string, WaitingClaim[]>();
+	for (const claim of batch) askers.set(claim.key, [...(askers.get(claim.key) ?? []), claim]);
+	const answerKey = (key: string, outcome: ClaimOutcome) => {
+		const [first, ...copies] = askers.get(key) ?? [];
+		first?.resolve(outcome);
+		for (const copy of copies) copy.resolve('duplicate');
+	};
+	/** Records `keys` with `from`'s store; `retry`: a failed record of them may have landed, so a key found is run, not taken for a copy's. */
+	const record = async (keys: string[], from: ClaimStore, retry: boolean) => {
 		const write = from.recordKeys(keys);
 		pending.push(write.catch(() => undefined));
 		const started = clock.now();
@@ -298,38 +331,30 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
 			throw error;
 		});
 		queue.times.add(clock.now() - started);
-		const asked = new Set<string>();
-		for (const claim of claims) {
-			const found = present.has(claim.key) || asked.has(claim.key);
-			claim.resolve(!found ? fresh : retry && !asked.has(claim.key) ? 'unsettled' : 'duplicate');
-			asked.add(claim.key);
-		}
+		for (const key of keys) answerKey(key, !present.has(key) ? fresh : retry ? 'unsettled' : 'duplicate');
 	};
+	const keys = [...askers.keys()];
 	try {
-		await answer(batch, store, false);
-	} catch (error) {
-		for (const claim of batch) {
-			if (error instanceof StoreDeadlineError || overdue || clock.now() - turnStarted > claimPolicy.writeDeadlineMs) {
-				// Past the turn's time: the rest run rather than hold the lock towards the lease.
-				if (error instanceof StoreDeadlineError || overdue) claim.resolve('unsettled');
-				else claim.reject(error);
+		await record(keys, store, false);
+	} catch {
+		for (const key of keys) {
+			const [first] = askers.get(key) ?? [];
+			// Past the turn's time, or after a record past its deadline: the rest run rather than hold the lock towards the lease.
+			if (!first || overdue || clock.now() - heldAt > claimPolicy.writeDeadlineMs) {
+				answerKey(key, 'unsettled');
 				continue;
 			}
-			await answer([claim], claim.store, true).catch((alone: unknown) => (alone instanceof StoreDeadlineError ? claim.resolve('unsettled') : claim.reject(alone)));
+			await record([key], first.store, true).catch((alone: unknown) => {
+				if (alone instanceof StoreDeadlineError) return answerKey(key, 'unsettled');
+				for (const claim of askers.get(key) ?? []) claim.reject(alone);
+			});
 		}
 	} finally {
 		if (lock === 'held') {
-			const settled = overdue ? Promise.race([Promise.all(pending).then(() => true), clock.wait(queue.times.leaseMs()).then(() => false)]) : Promise.resolve(true);
-			// Not given back (the delete failed twice, or a late record did not answer within the lease):
-			// a waiting process deletes it after the lease. A row that holds more than the lock's values
-			// has had another node's recorded into it meanwhile (a Remove Duplicates node with scope
-			// Workflow): only the lock's are taken out, and the row is that node's from then on.
-			const release = async () => {
-				if ((await store.countLock().catch(() => claimPolicy.lockSize)) > claimPolicy.lockSize) return await store.removeLockValues();
-				await store.deleteLock();
-			};
-			const giveBack = settled.then(async (inTime) => inTime && (await release().catch(async () => await release().catch(() => undefined))));
-			if (!overdue) await giveBack;
+			const safeUntil = heldAt + claimPolicy.leaseMs * 0.9 - clock.now();
+			const settled = overdue ? Promise.race([Promise.all(pending).then(() => true), clock.wait(Math.max(0, safeUntil)).then(() => false)]) : Promise.resolve(true);
+			const given = settled.then(async (inTime) => inTime && (await giveBack(store, clock)));
+			if (!overdue) await given;
 		}
 	}
 }
@@ -342,7 +367,7 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
  */
 export async function claimDelivery(scope: string, key: string, store: ClaimStore, clock: ClaimClock, warn: (message: string) => void): Promise<ClaimOutcome> {
 	return await new Promise<ClaimOutcome>((resolve, reject) => {
-		const queue = claimQueues.of<ClaimQueue>(scope, () => ({ waiting: [], busy: false, times: new WriteTimes(), foreign: false }));
+		const queue = claimQueues.of<ClaimQueue>(scope, () => ({ waiting: [], busy: false, times: new WriteTimes(), foreign: false, sevenIsForeign: { value: false } }));
 		queue.waiting.push({ key, store, resolve, reject });
 		if (queue.busy) return;
 		queue.busy = true;

@@ -158,7 +158,7 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		expect(clock.now).toBeGreaterThanOrEqual(claimPolicy.maxClaimMs);
 	});
 
-	test('a lock left by a stopped process (the row with only LOCK, never deleted): claims wait it out, at most the lease, then each delivery runs exactly once', async () => {
+	test('a lock left by a stopped process (a row with only the lock's values, never deleted): claims wait it out, at most the lease, then each delivery runs exactly once', async () => {
 		for (let run = 0; run < 20; run++) {
 			const random = rngOf(29_000 + run);
 			const clock = virtualClock();
@@ -185,7 +185,6 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		['one value', ['other-node-a']],
 	]) {
 		test(`another node's list in the workflow's row (a Remove Duplicates node with scope Workflow, ${name}): never deleted or changed but for a moment, each delivery still runs once per process, one warning per process`, async () => {
-			claimPolicy.leaseMs = 2000; // a one-value list looks like a lock until the lease is up
 			const clock = virtualClock();
 			const model = storeModel(clock);
 			model.rows.set(WORKFLOW, { mode: 'entries', list: [...foreign] });
@@ -314,7 +313,6 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 		['one value', ['remove-duplicates-a'], 'wf-foreign-one'],
 	]) {
 		test(`a Remove Duplicates node's list in the workflow's row (scope Workflow, ${name}) is kept as it was; each delivery runs once in the process, and n8n's log warns once`, async () => {
-			claimPolicy.leaseMs = 100; // a one-value list looks like a lock until the lease is up
 			const warn = vi.spyOn(nodeLogger(), 'warn');
 			try {
 				const row = processedData.hashesOf(foreign);

@@ -158,7 +158,7 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		expect(clock.now).toBeGreaterThanOrEqual(claimPolicy.maxClaimMs);
 	});
 
-	test('a lock left by a stopped process (a row with only the lock's values, never deleted): claims wait it out, at most the lease, then each delivery runs exactly once', async () => {
+	test("a lock left by a stopped process (a row with only the lock's values, never deleted): claims wait it out, at most the lease, then each delivery runs exactly once", async () => {
 		for (let run = 0; run < 20; run++) {
 			const random = rngOf(29_000 + run);
 			const clock = virtualClock();

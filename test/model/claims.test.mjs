@@ -8,10 +8,15 @@
 //   REPLAY   a copy claimed after everything settled that is not 'duplicate';
 //   STUCK    a claim of a live process never answered;
 //   and per scenario: FOREIGN (the foreign row's values survive, one warning per process),
-//   DEADLINE (a write past its deadline answers 'unsettled' and the lock is kept until it lands).
+//   DEADLINE (a write past its deadline answers 'unsettled' and the lock is kept until it lands),
+//   errors (store calls that fail before or after their statement, or wait: LOST counts a delivery
+//   none of whose copies ran or failed visibly; only a claim whose own record of keys failed may
+//   fail; DOUBLED only where a copy saw an error; LOCK LEFT once everything settled; the claim limit
+//   in errors-limit, a known defect).
 // A failure prints its seed, the command that replays it and a short trace. Mutants at the end show
-// the same checks catch a store without its primary key, a plain check-and-record and a lock taken
-// over LOCK. `VMB_CLAIM_SEED=<n>` runs that one seed (with its trace); `VMB_CLAIM_SEEDS=<n>` runs n.
+// the same checks catch a store without its primary key, a plain check-and-record, a lock taken
+// over LOCK and, with store errors, a failed record retried by the store that takes its own landed
+// key for a copy's. `VMB_CLAIM_SEED=<n>` runs that one seed (with its trace); `VMB_CLAIM_SEEDS=<n>` runs n.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { dist } from '../harness/n8n-core-harness.mjs';
@@ -19,7 +24,7 @@ import { rng } from '../simulator/data.mjs';
 import { virtualClock } from '../support/virtual-clock.mjs';
 
 // claimStoreOf: the ClaimStore an execution builds from its helpers, as VirtualMailboxTrigger.node.ts execute() does.
-const { claimDelivery, claimPolicy, claimStoreOf, FOREIGN_ROW_WARNING } = dist('nodes/VirtualMailboxTrigger/claims.js');
+const { claimDelivery, claimPolicy, claimStoreOf, FOREIGN_ROW_WARNING, lockValues } = dist('nodes/VirtualMailboxTrigger/claims.js');
 
 const SEED = process.env.VMB_CLAIM_SEED ? Number(process.env.VMB_CLAIM_SEED) : undefined;
 const replayCommand = (seed, kind) => `VMB_CLAIM_SEED=${seed} npx vitest run --config vitest.config.mjs --project model test/model/claims.test.mjs -t '${kind}:'`;
@@ -120,15 +125,23 @@ function processedDataTable({ clock, random, writeMs, enforcePrimaryKey = true, 
  * (findOne), then, after a gap outside any lock (`busy()`: this process's event loop busy with other
  * executions, a wait for a pool connection), writes what it computed from that read.
  * `hang(op, scope)` lets a scenario make a call never answer (a stopped process, a lost write), or
- * answer late: it returns a promise the call waits on first, or undefined.
+ * answer late: it returns a promise the call waits on first, or undefined. `fault(op, scope)` (the
+ * errors kind) makes a call throw before it reaches the store ('before': a connection dropped
+ * before the statement) or after its statement committed ('after': the reply lost), or wait
+ * (`delay`, a promise) before its statement; undefined for a call that goes through.
  */
 function deduplicationHelpers(table, proc) {
 	const contextOf = (scope) => (scope === 'node' ? NODE : WORKFLOW);
 	const call = async (op, scope, body) => {
 		const held = proc.hang?.(op, scope);
 		if (held) await held;
+		const fault = proc.fault?.(op, scope);
+		if (fault?.delay) await fault.delay;
 		await proc.busy();
-		return await body(contextOf(scope));
+		if (fault?.when === 'before') throw new Error(`Connection terminated unexpectedly (${op}, before the statement)`);
+		const result = await body(contextOf(scope));
+		if (fault?.when === 'after') throw new Error(`Connection terminated unexpectedly (${op}, after the statement committed)`);
+		return result;
 	};
 	return {
 		checkProcessedAndRecord: (items, scope, options) =>
@@ -235,7 +248,7 @@ async function runSchedule(seed, override = {}) {
 		}
 	};
 	const table = processedDataTable({ clock, random, writeMs: () => write.ms(random), enforcePrimaryKey: !override.noPrimaryKey, log });
-	if (kind === 'foreign-list') table.put(WORKFLOW, { mode: 'entries', data: FOREIGN_LIST.map(hashOf) });
+	if (kind === 'foreign-list' || scenario.foreignRow) table.put(WORKFLOW, { mode: 'entries', data: FOREIGN_LIST.map(hashOf) });
 	if (kind === 'foreign-latest') table.put(WORKFLOW, { mode: 'latestIncrementalKey', data: '42' });
 	const foreignBefore = structuredClone(table.rows.get(WORKFLOW)?.value);
 	runs++;
@@ -248,6 +261,38 @@ async function runSchedule(seed, override = {}) {
 		};
 		return proc;
 	});
+	// Store errors (errors kind): each call fails before its statement or after it committed (half
+	// each) at the seed's rate (5–15 %), or waits 1–90 s before its statement (0.2 %); none in the
+	// replays. A seed's faults come from their own stream, so its schedule is the burst kind's.
+	const faults = [];
+	let storeCalls = 0;
+	const injecting = { on: kind === 'errors' };
+	const failRate = kind === 'errors' ? 0.05 + 0.1 * rng(seed * 104_729 + 5)() : 0;
+	const delayRate = 0.002;
+	if (kind === 'errors') {
+		const faultRandom = rng(seed * 104_729 + 7);
+		for (const proc of procs) {
+			proc.fault = (op, scope) => {
+				if (!injecting.on) return undefined;
+				storeCalls++;
+				const draw = faultRandom();
+				const what = op === 'record' ? `record of ${scope === 'node' ? 'keys' : 'the lock'}` : op;
+				if (draw < failRate) {
+					const when = draw < failRate / 2 ? 'before' : 'after';
+					faults.push({ proc, op, when, at: clock.now(), ms: 0 });
+					note(`${proc.name}'s ${what} fails ${when === 'before' ? 'before its statement' : 'after its statement committed'}`);
+					return { when };
+				}
+				if (draw < failRate + delayRate) {
+					const ms = 1000 + Math.floor(faultRandom() * 89_000);
+					faults.push({ proc, op, when: 'delay', at: clock.now(), ms });
+					note(`${proc.name}'s ${what} waits ${ms} ms before its statement`);
+					return { when: 'delay', delay: clock.wait(ms) };
+				}
+				return undefined;
+			};
+		}
+	}
 	const never = new Promise(() => undefined);
 	// Faults: p1 stops for good right after its first or second lock insert; p1's second record of
 	// keys answers after 61–100 s (slow-write) or never (lost-write).
@@ -285,10 +330,19 @@ async function runSchedule(seed, override = {}) {
 
 	// A delete of the lock right after a recordLock() that found LOCK is the lease's break of a lock
 	// left held (a turn's own delete follows its record of keys).
-	const observed = (store, proc) => ({
+	// `claim.recordFailed`: a record of keys made with this claim's own store threw.
+	const observed = (store, proc, claim) => ({
 		...store,
 		recordLock: async () => (proc.lastCall = `recordLock:${await store.recordLock()}`).endsWith('true'),
-		recordKeys: async (keys) => ((proc.lastCall = 'recordKeys'), await store.recordKeys(keys)),
+		recordKeys: async (keys) => {
+			proc.lastCall = 'recordKeys';
+			try {
+				return await store.recordKeys(keys);
+			} catch (error) {
+				claim.recordFailed = true;
+				throw error;
+			}
+		},
 		deleteLock: async () => {
 			proc.breaking = proc.lastCall === 'recordLock:true';
 			if (proc.breaking) note(`${proc.name} breaks the lock (held past the lease)`);
@@ -310,7 +364,7 @@ async function runSchedule(seed, override = {}) {
 			if (proc.dead) return; // a stopped process gets nothing more
 			claim.startedAt = clock.now();
 			const built = claimStoreOf(deduplicationHelpers(table, proc));
-			const store = observed(override.wrapStore ? override.wrapStore(built) : built, proc);
+			const store = observed(override.wrapStore ? override.wrapStore(built) : built, proc, claim);
 			try {
 				claim.outcome = await claimOf(proc, `delivery-${delivery}`, store);
 			} catch (error) {
@@ -335,32 +389,69 @@ async function runSchedule(seed, override = {}) {
 	} catch (error) {
 		violations.push(`STUCK: ${error.message}; unanswered: ${claims.filter((c) => c.outcome === undefined && !c.proc.dead).map((c) => `${c.proc.name} delivery-${c.delivery}`).join(', ')}`);
 	}
+	const errors = kind === 'errors';
+	// The workflow row still holds some of the lock's values (a lock left behind).
+	const lockHashes = new Set(lockValues().map(hashOf));
+	const lockLeft = () => [table.rows.get(WORKFLOW)?.value.data].flat().some((hash) => lockHashes.has(hash));
+	/** Runs virtual time until nothing is left to do (writes that answer late, locks given back late). */
+	const settle = async () => await clock.run(() => false).catch(() => undefined);
+	let leftAfterClaims = false;
+	if (errors) {
+		await settle();
+		leftAfterClaims = lockLeft();
+		if (leftAfterClaims) note(`the lock is left behind once every claim answered and every write settled`);
+	}
 
 	// The oracle: the history of answers.
 	const runsOf = Array.from({ length: deliveries }, () => []);
 	for (const claim of claims) if (['new', 'unsettled', 'unguarded'].includes(claim.outcome)) runsOf[claim.delivery].push(claim);
+	const failed = (claim) => claim.outcome?.startsWith('error');
+	// Errors kind: a claim saw a store error if a call of its process failed, or waited, while it was
+	// being claimed (a turn answers all the claims it took with the calls of one of them).
+	const sawError = (claim) => faults.some((f) => f.proc === claim.proc && f.at <= claim.answeredAt && f.at + f.ms >= claim.startedAt);
 	// Doubles are allowed once a lock was force-deleted or the workflow row is another node's (see
 	// claims.ts), and, after a write past its deadline, between that write's 'unsettled' claims and
 	// other copies (it runs rather than risk losing the delivery); never two 'new' while guarded.
-	const foreign = kind.startsWith('foreign');
+	// With store errors, only for a delivery one of whose copies saw an error.
+	const foreign = kind.startsWith('foreign') || Boolean(scenario.foreignRow);
 	// Breaking the lock of a stopped process is what the lease is for; a live process's lock is never
-	// held that long here (at most a write past its deadline, 100 s < the lease), so breaking one is a fault.
+	// held that long here (at most a write past its deadline, 100 s < the lease), so breaking one is a
+	// fault. With store errors a live process may leave its lock (its give-back failed), and the
+	// lease takes it over: counted, and DOUBLED / ERASED show whether a break ever cut a hold short.
 	const brokenLive = forceDeleted.filter((f) => f.live);
-	for (const f of brokenLive) violations.push(`BROKE A LIVE LOCK: ${f.by} deleted the lock ${f.holder} holds (at ${f.at} ms)`);
-	const guarded = !brokenLive.length && !foreign;
+	if (!errors) for (const f of brokenLive) violations.push(`BROKE A LIVE LOCK: ${f.by} deleted the lock ${f.holder} holds (at ${f.at} ms)`);
+	const guarded = (errors || !brokenLive.length) && !foreign;
 	const deadlinePassed = slowWrites.length > 0;
+	let doubledAfterError = 0;
+	let failedVisibly = 0;
 	for (let d = 0; d < deliveries; d++) {
 		const mine = claims.filter((claim) => claim.delivery === d);
 		const owed = mine.some((claim) => !claim.proc.dead);
-		if (owed && !runsOf[d].length) violations.push(`LOST: delivery-${d} (${mine.map((c) => `${c.proc.name}: ${c.outcome ?? 'no answer'}`).join(', ')})`);
+		// A delivery none of whose copies ran is lost, unless one failed visibly (its execution errored).
+		if (!runsOf[d].length && mine.some(failed)) failedVisibly++;
+		else if (owed && !runsOf[d].length) violations.push(`LOST: delivery-${d} (${mine.map((c) => `${c.proc.name}: ${c.outcome ?? 'no answer'}`).join(', ')})`);
 		const fresh = runsOf[d].filter((c) => c.outcome === 'new').length;
-		if (guarded && (fresh > 1 || (runsOf[d].length > 1 && !deadlinePassed))) violations.push(`DOUBLED: delivery-${d} ran in ${runsOf[d].map((c) => `${c.proc.name} (${c.outcome})`).join(' and ')}`);
+		const twice = fresh > 1 || (runsOf[d].length > 1 && !deadlinePassed);
+		if (twice && errors && mine.some(sawError)) doubledAfterError += guarded ? 1 : 0;
+		else if (guarded && twice) violations.push(`DOUBLED: delivery-${d} ran in ${runsOf[d].map((c) => `${c.proc.name} (${c.outcome})`).join(' and ')}`);
 	}
-	for (const claim of claims) if (claim.outcome?.startsWith('error')) violations.push(`ERROR: ${claim.proc.name} delivery-${claim.delivery}: ${claim.outcome}`);
-	if (guarded) for (const e of erased) violations.push(`ERASED: ${e.by}'s record at ${e.at} ms dropped ${e.dropped} recorded key(s)`);
+	for (const claim of claims) {
+		if (!failed(claim)) continue;
+		// Only a claim whose own record of keys failed (and whose retry failed too) may fail.
+		if (!errors || !claim.recordFailed) violations.push(`ERROR: ${claim.proc.name} delivery-${claim.delivery}: ${claim.outcome}`);
+	}
+	// The claim limit as the README states it: without the lock after twice the lease a claim runs,
+	// a record of keys is waited for a write deadline, its retries start within another.
+	const claimLimitMs = 2 * claimPolicy.leaseMs + 2 * claimPolicy.writeDeadlineMs;
+	const maxClaimMs = Math.max(0, ...claims.filter((c) => c.answeredAt !== undefined).map((c) => c.answeredAt - c.startedAt));
+	// Kept apart from the violations (a known defect, see the errors-limit test), so the other checks and the replays still run.
+	const overLimit = claims.filter((c) => c.answeredAt - c.startedAt > claimLimitMs);
+	const late = errors && overLimit.length ? [`STUCK: ${overLimit.map((c) => `${c.proc.name} delivery-${c.delivery} answered after ${c.answeredAt - c.startedAt} ms`).join(', ')}, past the claim limit (${claimLimitMs} ms)`] : [];
+	// With store errors a turn past the claim limit records without the lock (by design, its claims run): erasures are counted, DOUBLED shows their cost.
+	if (guarded && !errors) for (const e of erased) violations.push(`ERASED: ${e.by}'s record at ${e.at} ms dropped ${e.dropped} recorded key(s)`);
 	if (foreign) {
 		const after = table.rows.get(WORKFLOW)?.value;
-		const survived = kind === 'foreign-list' ? foreignBefore.data.every((hash) => after?.data?.includes(hash)) : after?.data === foreignBefore.data;
+		const survived = Array.isArray(foreignBefore.data) ? foreignBefore.data.every((hash) => after?.data?.includes(hash)) : after?.data === foreignBefore.data;
 		if (!survived) violations.push(`FOREIGN: the other node's row changed: ${JSON.stringify(foreignBefore)} -> ${JSON.stringify(after)}`);
 		for (const proc of procs) {
 			const count = proc.warnings.filter((w) => w === FOREIGN_ROW_WARNING).length;
@@ -376,8 +467,13 @@ async function runSchedule(seed, override = {}) {
 		if (early) violations.push(`DEADLINE: p1 gave the lock back at ${early.at} ms, before its write (sent at ${late.from} ms) landed at ${late.until} ms`);
 	}
 
-	// Replays once everything settled: each delivery once more, to a random live process.
+	// Replays once everything settled (no store errors any more): each delivery once more, to a random live process.
 	const replayAll = !violations.length && !foreign && kind !== 'lost-write';
+	// Deliveries that failed visibly whose key landed anyway: their replays answer 'duplicate', so they never run.
+	const recorded = new Set([table.rows.get(NODE)?.value.data].flat());
+	const droppedAfterFailure = runsOf.filter((r, d) => !r.length && claims.some((c) => c.delivery === d && failed(c)) && recorded.has(hashOf(`delivery-${d}`))).length;
+	injecting.on = false;
+	let replayDoubled = 0;
 	if (replayAll) {
 		const live = procs.filter((proc) => !proc.dead);
 		const base = clock.now() + 1000;
@@ -387,24 +483,51 @@ async function runSchedule(seed, override = {}) {
 		} catch (error) {
 			violations.push(`STUCK: replays: ${error.message}`);
 		}
-		// A delivery that ran is a duplicate now; one that never ran (its only copy went to a stopped process) runs.
+		// A delivery that ran is a duplicate now; one that never ran (its only copy went to a stopped
+		// process, or failed before its key landed) runs.
 		for (const replay of replays) {
-			const expected = runsOf[replay.delivery].length ? 'duplicate' : 'new';
-			if (replay.outcome !== undefined && replay.outcome !== expected) violations.push(`REPLAY: delivery-${replay.delivery} replayed after ${base} ms in ${replay.proc.name} answered ${replay.outcome}, not ${expected}`);
+			const expected = runsOf[replay.delivery].length || recorded.has(hashOf(`delivery-${replay.delivery}`)) ? 'duplicate' : 'new';
+			// With store errors a key erased by a record made without the lock (a turn past the claim
+			// limit) runs again on replay: a double, allowed where a copy saw an error (as DOUBLED).
+			const erasedRun = errors && expected === 'duplicate' && replay.outcome === 'new' && runsOf[replay.delivery].length;
+			if (erasedRun && claims.some((c) => c.delivery === replay.delivery && c.label === 'copy' && sawError(c))) replayDoubled++;
+			else if (replay.outcome !== undefined && replay.outcome !== expected) violations.push(`REPLAY: delivery-${replay.delivery} replayed after ${base} ms in ${replay.proc.name} answered ${replay.outcome}, not ${expected}`);
 		}
+	}
+	// With store errors the lock is gone once everything settled (a lock left behind is taken over by the replays' claims).
+	if (errors && (replayAll || foreign)) {
+		await settle();
+		if (lockLeft()) violations.push(`LOCK LEFT: the workflow row still holds the lock's values once everything settled: ${JSON.stringify(table.rows.get(WORKFLOW)?.value)}`);
 	}
 	const outcomes = {};
 	for (const claim of claims) outcomes[claim.outcome ?? 'none'] = (outcomes[claim.outcome ?? 'none'] ?? 0) + 1;
-	const label = `seed ${seed}: ${kind}, writes ${write.label}, ${processes} processes, busy gaps up to ${busyMaxMs} ms`;
-	return { seed, scenario, label, claims, violations, trace, forceDeleted, outcomes, doubled: runsOf.filter((r) => r.length > 1).length, guarded };
+	const label = `seed ${seed}: ${kind}${errors ? ` (${Math.round(failRate * 100)} % of store calls fail)` : ''}${scenario.foreignRow ? ", another node's list in the workflow row" : ''}, writes ${write.label}, ${processes} processes, busy gaps up to ${busyMaxMs} ms`;
+	const stats = { claims: claims.length, deliveries, storeCalls, faults: faults.length, failedBefore: faults.filter((f) => f.when === 'before').length, failedAfter: faults.filter((f) => f.when === 'after').length, delayed: faults.filter((f) => f.when === 'delay').length, failedVisibly, droppedAfterFailure, doubled: runsOf.filter((r) => r.length > 1).length, doubledGuarded: foreign ? 0 : runsOf.filter((r) => r.length > 1).length, guardedDeliveries: foreign ? 0 : deliveries, doubledAfterError, replayDoubled, erased: erased.length, overLimit: overLimit.length, leftAfterClaims, breaks: forceDeleted.length, maxClaimMs, touched: claims.filter(sawError).length };
+	return { seed, scenario, label, claims, violations, late, trace, forceDeleted, outcomes, doubled: runsOf.filter((r) => r.length > 1).length, guarded, stats };
 }
 
 /** A failure's report: seed, replay command, the violations and a short trace around the first. */
 function reportOf(result, kind = result.scenario.kind) {
 	const key = /delivery-\d+/.exec(result.violations[0] ?? '')?.[0];
-	const relevant = result.trace.filter((line) => line.includes('lock row') || line.includes('stops') || line.includes('never') || line.includes('held') || (key && line.includes(`${key} `)) || line.includes('node row'));
+	const relevant = result.trace.filter((line) => line.includes('lock row') || line.includes('stops') || line.includes('never') || line.includes('held') || line.includes(' fails ') || line.includes(' waits ') || line.includes('left behind') || (key && line.includes(`${key} `)) || line.includes('node row'));
 	const shown = relevant.length > 80 ? [...relevant.slice(0, 40), `  … ${relevant.length - 80} lines …`, ...relevant.slice(-40)] : relevant;
 	return [`${result.label}`, `replay: ${replayCommand(result.seed, kind)}`, ...result.violations.slice(0, 8).map((v) => `  ${v}`), 'trace:', ...shown].join('\n');
+}
+
+/** An errors seed: a quarter of them with another node's list in the workflow row. */
+const errorsScenario = (seed) => ({ kind: 'errors', foreignRow: seed % 4 === 0 ? 'list' : undefined });
+
+/** The errors kind's figures over its seeds: what failed, what that cost. */
+function errorFigures(t, seeds) {
+	const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)} %`;
+	return [
+		`claim model, errors, ${seeds} seeds: ${t.storeCalls} store calls, ${t.faults} faults (${t.failedBefore} before the statement, ${t.failedAfter} after it committed, ${t.delayed} waited 1–90 s)`,
+		`  ${t.claims} claims of ${t.deliveries} deliveries, ${t.touched} claims (${pct(t.touched, t.claims)}) saw an error`,
+		`  failed visibly (no copy ran, one rejected): ${t.failedVisibly} deliveries (${pct(t.failedVisibly, t.deliveries)}), ${t.droppedAfterFailure} of them with their key recorded (a replay answers 'duplicate')`,
+		`  doubled: ${t.doubled} deliveries (${pct(t.doubled, t.deliveries)}); without another node's row ${t.doubledGuarded} of ${t.guardedDeliveries} (${pct(t.doubledGuarded, t.guardedDeliveries)}), all after a store error: ${t.doubledAfterError}; replays that ran again (their key erased): ${t.replayDoubled}`,
+		`  records that erased a recorded key: ${t.erased}; claims answered past the claim limit: ${t.overLimit}`,
+		`  lock left behind once every claim answered: ${t.leftAfterClaims} of ${seeds} seeds; locks broken after the lease: ${t.breaks}; longest claim ${t.maxClaimMs} ms`,
+	].join('\n');
 }
 
 /** Scenario kinds, each its own test: seeds per kind in CI (about 15 s in all on two idle cores). */
@@ -413,6 +536,7 @@ const KIND_TESTS = [
 	{ kind: 'foreign', seeds: 120, name: "another node's row (a list, or a 'latest'-mode value) in the workflow scope: none lost, its values kept, one warning per process" },
 	{ kind: 'slow-write', seeds: 120, name: "a record of keys 61–100 s late: its claims answer 'unsettled' at the deadline and run, the lock is kept until it lands, none lost" },
 	{ kind: 'stop', seeds: 160, name: 'a process stops for good holding the lock: the others break it after the lease, none lost, none doubled' },
+	{ kind: 'errors', seeds: 120, name: "5–15 % of store calls fail before their statement or after it committed, 0.2 % wait 1–90 s, another node's list on a quarter of the seeds: none lost (a claim whose own record of keys failed may fail, visibly), every claim answers (how soon: errors-limit), doubles only where a copy saw an error, the other node's values kept, the lock gone once settled" },
 	{ kind: 'lost-write', seeds: 40, name: "a record of keys that never answers: its claims answer 'unsettled', the process's later claims still answer, none lost" },
 ];
 
@@ -421,16 +545,43 @@ describe('the claim protocol in a model of n8n processes sharing processed_data 
 		const chosen = SEED !== undefined ? [SEED] : Array.from({ length: Number(process.env.VMB_CLAIM_SEEDS ?? seeds) }, (_, i) => i + 1);
 		test(`${kind}: ${name} (${chosen.length} seeds)`, async () => {
 			const failures = [];
+			const totals = {};
+			const lateSeeds = [];
 			for (const seed of chosen) {
-				const result = await runSchedule(seed, { kind: kind === 'foreign' ? (seed % 2 ? 'foreign-list' : 'foreign-latest') : kind });
+				const result = await runSchedule(seed, kind === 'errors' ? errorsScenario(seed) : { kind: kind === 'foreign' ? (seed % 2 ? 'foreign-list' : 'foreign-latest') : kind });
+				if (result.late.length) lateSeeds.push(seed);
 				if (result.violations.length) failures.push(result);
+				for (const [name, value] of Object.entries(result.stats)) totals[name] = name === 'maxClaimMs' ? Math.max(totals[name] ?? 0, value) : (totals[name] ?? 0) + Number(value);
 				if (SEED !== undefined) console.log(`${result.label}\n${result.trace.join('\n')}`);
 			}
+			if (kind === 'errors') console.log(`${errorFigures(totals, chosen.length)}\n  seeds with a claim past the claim limit (errors-limit): ${lateSeeds.join(', ') || 'none'}`);
 			const reports = failures.map((f) => reportOf(f, kind));
-			if (failures.length) console.log(`claim model, ${kind}: ${failures.length} of ${chosen.length} seeds fail: ${failures.map((f) => f.seed).join(', ')}\n\n${reports[0]}`);
+			const byRule = {};
+			for (const f of failures) for (const rule of new Set(f.violations.map((v) => v.split(':')[0]))) byRule[rule] = [...(byRule[rule] ?? []), f.seed];
+			const rules = Object.entries(byRule).map(([rule, seeds]) => `${rule} (${seeds.length}): ${seeds.join(', ')}`);
+			if (failures.length) console.log(`claim model, ${kind}: ${failures.length} of ${chosen.length} seeds fail\n${rules.join('\n')}\n\n${reports[0]}`);
 			expect(reports.slice(0, 3).join('\n\n') || 'none', `failing seeds: ${failures.map((f) => f.seed).join(', ')}`).toBe('none');
 		});
 	}
+
+	// KNOWN DEFECT of claims.ts, found by the errors kind and left for its owner: a claim that arrives
+	// while its process's turn waits for the lock waits for the next turn, which starts a whole claim
+	// limit of its own, so it answers after up to about twice the 4 minutes the README states. Store
+	// errors make such waits common: a give-back whose count or delete fails leaves the lock for a
+	// lease (seed 14: p2's delete fails at 4 s, p3's count at 142 s; p4's claim of delivery-1, sent at
+	// 0.4 s, answers at 484 s), and a break whose insert of the lock lands but whose reply is lost
+	// takes its own fresh lock for another's and waits a second lease (seed 3, p4 at 137 s). This test
+	// passes while the defect is there and fails once it is fixed: then move the check into the errors
+	// kind's violations and delete this test.
+	const OVER_LIMIT_SEEDS = [3, 6, 14, 21, 27];
+	test.fails(`errors-limit: KNOWN DEFECT, with store errors a claim can answer after twice the claim limit (seeds ${OVER_LIMIT_SEEDS.join(', ')})`, async () => {
+		for (const seed of SEED !== undefined ? [SEED] : OVER_LIMIT_SEEDS) {
+			const result = await runSchedule(seed, errorsScenario(seed));
+			if (SEED !== undefined) console.log(`${result.label}\n${result.trace.join('\n')}`);
+			else if (result.late.length) console.log(reportOf({ ...result, violations: result.late }, 'errors-limit'));
+			expect(result.late, `seed ${seed}`).toEqual([]);
+		}
+	});
 
 	test('a stopped holder: the others go on after the lease', async () => {
 		const result = await runSchedule(5, { kind: 'stop', write: slow(200), processes: 3 });
@@ -460,6 +611,19 @@ describe('the same checks catch what breaks the guarantee (mutants)', () => {
 		const found = await caught({ claim: plain, write: slow(200) });
 		expect(found, 'no double found').toBeDefined();
 		console.log(`mutant plain check-and-record: caught at seed ${found.seed}: ${found.doubled[0]}`);
+	});
+
+	test("with store errors, a record retried after a failure that takes its own landed key for a copy's: lost found", async () => {
+		// The store tries a failed record of keys again itself: a key its first try recorded before the reply was lost is then 'processed', a duplicate.
+		const retried = (store) => ({ ...store, recordKeys: async (keys) => await store.recordKeys(keys).catch(async () => await store.recordKeys(keys)) });
+		let found;
+		for (let seed = 1; seed <= 40 && !found; seed++) {
+			const result = await runSchedule(seed, { kind: 'errors', wrapStore: retried });
+			const lost = result.violations.filter((v) => v.startsWith('LOST'));
+			if (lost.length) found = { seed, lost };
+		}
+		expect(found, 'no lost delivery found').toBeDefined();
+		console.log(`mutant retried record: caught at seed ${found.seed}: ${found.lost[0]}`);
 	});
 
 	test('a lock taken as held even when LOCK was there: doubles found', async () => {

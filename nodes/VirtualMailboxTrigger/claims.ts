@@ -209,11 +209,11 @@ async function recordLockOnce(store: ClaimStore, timed: <T>(write: Promise<T>) =
 }
 
 /**
- * Pure (given a store and clock): take the lock (see the module comment). `sevenIsForeign`: this
- * process found a row of lockSize values to be another node's, and takes such a row to be so
- * until it sees the row gone.
+ * Pure (given a store and clock): take the lock (see the module comment), or give up at
+ * `giveUpAt`. `sevenIsForeign`: this process found a row of lockSize values to be another node's,
+ * and takes such a row to be so until it sees the row gone.
  */
-export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes, sevenIsForeign = { value: false }): Promise<LockResult> {
+export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes, sevenIsForeign = { value: false }, giveUpAt = clock.now() + times.claimLimitMs()): Promise<LockResult> {
 	const started = clock.now();
 	const timed = async <T>(write: Promise<T>) => {
 		const from = clock.now();
@@ -227,7 +227,7 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 	let heldSince: number | undefined;
 	let lastLook = started;
 	for (;;) {
-		if (clock.now() - started > times.claimLimitMs()) return 'gave up';
+		if (clock.now() >= giveUpAt) return 'gave up';
 		// A count that fails is looked at again (a dropped connection), not taken for an answer.
 		const count = await store.countLock().catch(() => undefined);
 		const now = clock.now();
@@ -260,6 +260,8 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 /** One execution's claim waiting for its process's next turn with the lock. */
 interface WaitingClaim {
 	key: string;
+	/** When it was asked: its turn gives up waiting for the lock a claim limit after its oldest claim was asked. */
+	askedAt: number;
 	store: ClaimStore;
 	resolve: (outcome: ClaimOutcome) => void;
 	reject: (error: unknown) => void;
@@ -280,13 +282,14 @@ interface ClaimQueue {
  * Gives a held lock back: deletes the row only while it is exactly the lock (lockSize values). A row
  * already gone is left alone; one with another count has had another node's values recorded into
  * it (a Remove Duplicates node with scope Workflow, which may also have trimmed it), so only the
- * lock's values are taken out and the row is that node's from then on. A count or delete that
- * fails or does not answer is not tried again: a delete may still land after the lock was taken
- * by another process, and an unknown row is not deleted. Such a lock is left for a waiting
- * process to take over after the lease.
+ * lock's values are taken out and the row is that node's from then on. A count that fails is read
+ * once more; a delete that fails or does not answer is not tried again (it may still land after
+ * the lock was taken by another process), and a row whose count stays unknown is not deleted. Such
+ * a lock is left for a waiting process to take over after the lease.
  */
 async function giveBack(store: ClaimStore, clock: ClaimClock): Promise<void> {
-	const count = await withDeadline(store.countLock(), clock).catch(() => undefined);
+	const countOnce = async () => await withDeadline(store.countLock(), clock).catch(() => undefined);
+	const count = (await countOnce()) ?? (await countOnce()); // a read is safe to repeat
 	if (count === claimPolicy.lockSize) await store.deleteLock().catch(() => undefined);
 	else if (count !== undefined && count !== 0) await store.removeLockValues().catch(() => undefined);
 }
@@ -303,8 +306,10 @@ async function giveBack(store: ClaimStore, clock: ClaimClock): Promise<void> {
  */
 async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
 	const store = withDeadlines(batch[0].store, clock);
-	const acquiring = acquireLock(store, clock, queue.times, queue.sevenIsForeign);
-	const lock = await Promise.race([acquiring, clock.wait(queue.times.claimLimitMs()).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
+	// A claim that waited in the queue through an earlier turn has less of its limit left.
+	const giveUpAt = Math.min(...batch.map((claim) => claim.askedAt)) + queue.times.claimLimitMs();
+	const acquiring = acquireLock(store, clock, queue.times, queue.sevenIsForeign, giveUpAt);
+	const lock = await Promise.race([acquiring, clock.wait(Math.max(0, giveUpAt - clock.now())).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
 	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await giveBack(store, clock))).catch(() => undefined);
 	const heldAt = clock.now();
 	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
@@ -368,7 +373,7 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
 export async function claimDelivery(scope: string, key: string, store: ClaimStore, clock: ClaimClock, warn: (message: string) => void): Promise<ClaimOutcome> {
 	return await new Promise<ClaimOutcome>((resolve, reject) => {
 		const queue = claimQueues.of<ClaimQueue>(scope, () => ({ waiting: [], busy: false, times: new WriteTimes(), foreign: false, sevenIsForeign: { value: false } }));
-		queue.waiting.push({ key, store, resolve, reject });
+		queue.waiting.push({ key, askedAt: clock.now(), store, resolve, reject });
 		if (queue.busy) return;
 		queue.busy = true;
 		void (async () => {

@@ -130,12 +130,12 @@ export class StoreDeadlineError extends Error {}
 /** n8n's error when a row was saved in another mode (a Remove Duplicates node's "latest" modes). */
 const isModeMismatch = (error: unknown) => /incompatible setting/i.test((error as Error)?.message ?? '');
 
-/** `call`'s answer, or a StoreDeadlineError once claimPolicy.writeDeadlineMs has passed without one. */
-async function withDeadline<T>(call: Promise<T>, clock: ClaimClock): Promise<T> {
+/** `call`'s answer, or a StoreDeadlineError once `ms` (claimPolicy.writeDeadlineMs) have passed without one. */
+async function withDeadline<T>(call: Promise<T>, clock: ClaimClock, ms = claimPolicy.writeDeadlineMs): Promise<T> {
 	return await Promise.race([
 		call,
-		clock.wait(claimPolicy.writeDeadlineMs).then(() => {
-			throw new StoreDeadlineError(`n8n's deduplication store did not answer within ${claimPolicy.writeDeadlineMs / 1000} s`);
+		clock.wait(Math.max(0, ms)).then(() => {
+			throw new StoreDeadlineError(`n8n's deduplication store did not answer within ${Math.round(ms / 1000)} s`);
 		}),
 	]);
 }
@@ -210,10 +210,11 @@ async function recordLockOnce(store: ClaimStore, timed: <T>(write: Promise<T>) =
 
 /**
  * Pure (given a store and clock): take the lock (see the module comment), or give up at
- * `giveUpAt`. `sevenIsForeign`: this process found a row of lockSize values to be another node's,
- * and takes such a row to be so until it sees the row gone.
+ * `giveUpAt`. `sevenIsForeign`: until when this process takes a row of lockSize values to be another
+ * node's, having found one to be so (for a lease, or until it sees the row gone: that node's row
+ * may be cleared, and a row of lockSize values is then a held lock again).
  */
-export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes, sevenIsForeign = { value: false }, giveUpAt = clock.now() + times.claimLimitMs()): Promise<LockResult> {
+export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes, sevenIsForeign = { until: 0 }, giveUpAt = clock.now() + times.claimLimitMs()): Promise<LockResult> {
 	const started = clock.now();
 	const timed = async <T>(write: Promise<T>) => {
 		const from = clock.now();
@@ -235,10 +236,10 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 			// looked at again below
 		} else if (count === 0) {
 			heldSince = undefined;
-			sevenIsForeign.value = false;
+			sevenIsForeign.until = 0;
 			const attempt = await recordLockOnce(store, timed);
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
-		} else if (count !== claimPolicy.lockSize || sevenIsForeign.value) {
+		} else if (count !== claimPolicy.lockSize || now < sevenIsForeign.until) {
 			return 'foreign'; // another node's list (the lock holds exactly lockSize values)
 		} else if (heldSince === undefined || now - lastLook > claimPolicy.leaseMs / 4) {
 			heldSince = now; // a look after a long gap (this process was busy) starts the count again
@@ -246,7 +247,7 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 			// Held without a break for longer than any hold takes: its process stopped. Only a row that
 			// holds the lock is deleted; a row another process has just inserted is its fresh lock.
 			const attempt = await recordLockOnce(store, timed);
-			if (attempt === 'foreign') sevenIsForeign.value = true; // a row of lockSize values that was not the lock
+			if (attempt === 'foreign') sevenIsForeign.until = clock.now() + times.leaseMs(); // a row of lockSize values that was not the lock
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
 			if (attempt === 'there') await store.deleteLock().catch(() => undefined);
 			heldSince = undefined;
@@ -274,8 +275,8 @@ interface ClaimQueue {
 	times: WriteTimes;
 	/** This process last found the workflow's row to be another node's (and warned). */
 	foreign: boolean;
-	/** This process found a row of lockSize values to be another node's (see acquireLock). */
-	sevenIsForeign: { value: boolean };
+	/** Until when this process takes a row of lockSize values to be another node's (see acquireLock). */
+	sevenIsForeign: { until: number };
 }
 
 /**
@@ -285,33 +286,45 @@ interface ClaimQueue {
  * lock's values are taken out and the row is that node's from then on. A count that fails is read
  * once more; a delete that fails or does not answer is not tried again (it may still land after
  * the lock was taken by another process), and a row whose count stays unknown is not deleted. Such
- * a lock is left for a waiting process to take over after the lease.
+ * a lock is left for a waiting process to take over after the lease. Nothing is done at or after
+ * `until`, when another process may have taken the lock over.
  */
-async function giveBack(store: ClaimStore, clock: ClaimClock): Promise<void> {
-	const countOnce = async () => await withDeadline(store.countLock(), clock).catch(() => undefined);
-	const count = (await countOnce()) ?? (await countOnce()); // a read is safe to repeat
+async function giveBack(store: ClaimStore, clock: ClaimClock, until: number): Promise<void> {
+	const countOnce = async () => await withDeadline(store.countLock(), clock, Math.min(claimPolicy.writeDeadlineMs, until - clock.now())).catch(() => undefined);
+	const count = (await countOnce()) ?? (clock.now() < until ? await countOnce() : undefined); // a read is safe to repeat
+	// Past `until` another process may have taken the lock over: what is there now may be its lock.
+	if (clock.now() >= until) return;
 	if (count === claimPolicy.lockSize) await store.deleteLock().catch(() => undefined);
 	else if (count !== undefined && count !== 0) await store.removeLockValues().catch(() => undefined);
 }
 
 /**
- * One turn: take the lock, record the waiting claims' keys, give the lock back, answer them (with no
- * lock after the claim limit the keys are recorded anyway and the new ones answer 'unsettled'). A
- * key asked twice in one turn is new only for its first asker. A record that fails is tried again
- * once for each key alone, by its first asker's own execution's store, while the turn is within
- * claimPolicy.writeDeadlineMs (after that the rest run, 'unsettled'): only a claim whose own record
- * fails fails. A record past its deadline answers 'unsettled', and the lock is given back only if
- * that record answers before any other process could take the lock over (claimPolicy.leaseMs after
- * it was taken, less a tenth); the process's next turn does not wait for it.
+ * One turn: take the lock, record the waiting claims' keys, give the lock back, answer them. With
+ * no lock by the oldest claim's limit, the claims past their own limit have their keys recorded
+ * anyway and the new ones answer 'unsettled'; the others wait for the next turn. A key asked twice
+ * in one turn is new only for its first asker. A record that fails is tried again once for each
+ * key alone, by its first asker's own execution's store, while that retry can still end well
+ * before another process could take the lock over (after that the rest run, 'unsettled'): only a
+ * claim whose own record fails fails. A record past its deadline answers 'unsettled', and the lock
+ * is given back only if that record answers before the lock could be taken over (claimPolicy.leaseMs
+ * after it was taken, less a tenth); the process's next turn does not wait for it.
  */
-async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
-	const store = withDeadlines(batch[0].store, clock);
-	// A claim that waited in the queue through an earlier turn has less of its limit left.
-	const giveUpAt = Math.min(...batch.map((claim) => claim.askedAt)) + queue.times.claimLimitMs();
+async function takeTurn(queue: ClaimQueue, waiting: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
+	const store = withDeadlines(waiting[0].store, clock);
+	const limitMs = queue.times.claimLimitMs();
+	// The turn waits for the lock until its oldest claim's limit (a claim that waited through an
+	// earlier turn has less of it left).
+	const giveUpAt = Math.min(...waiting.map((claim) => claim.askedAt)) + limitMs;
 	const acquiring = acquireLock(store, clock, queue.times, queue.sevenIsForeign, giveUpAt);
 	const lock = await Promise.race([acquiring, clock.wait(Math.max(0, giveUpAt - clock.now())).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
-	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await giveBack(store, clock))).catch(() => undefined);
+	// A lock taken after the turn gave up on it is given back at once.
+	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await giveBack(store, clock, clock.now() + 0.9 * claimPolicy.leaseMs))).catch(() => undefined);
+	// Given up: only the claims past their own limit run now; the others wait for the next turn.
+	const batch = lock === 'gave up' ? waiting.filter((claim) => claim.askedAt + limitMs <= clock.now()) : waiting;
+	if (lock === 'gave up') queue.waiting.unshift(...waiting.filter((claim) => !batch.includes(claim)));
 	const heldAt = clock.now();
+	// After this another process may take the lock over (no waiter's lease is shorter than claimPolicy.leaseMs): the turn's writes end before it.
+	const lockUntil = heldAt + 0.9 * claimPolicy.leaseMs;
 	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
 	if (lock !== 'gave up') queue.foreign = lock === 'foreign';
 	// Without the lock the keys are still recorded, so that later copies and replays find them.
@@ -326,12 +339,12 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
 		first?.resolve(outcome);
 		for (const copy of copies) copy.resolve('duplicate');
 	};
-	/** Records `keys` with `from`'s store; `retry`: a failed record of them may have landed, so a key found is run, not taken for a copy's. */
-	const record = async (keys: string[], from: ClaimStore, retry: boolean) => {
+	/** Records `keys` with `from`'s store within `deadlineMs`; `retry`: a failed record of them may have landed, so a key found is run, not taken for a copy's. */
+	const record = async (keys: string[], from: ClaimStore, retry: boolean, deadlineMs: number) => {
 		const write = from.recordKeys(keys);
 		pending.push(write.catch(() => undefined));
 		const started = clock.now();
-		const present = await withDeadline(write, clock).catch((error: unknown) => {
+		const present = await withDeadline(write, clock, deadlineMs).catch((error: unknown) => {
 			if (error instanceof StoreDeadlineError) overdue = true;
 			throw error;
 		});
@@ -340,25 +353,26 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
 	};
 	const keys = [...askers.keys()];
 	try {
-		await record(keys, store, false);
+		await record(keys, store, false, claimPolicy.writeDeadlineMs);
 	} catch {
 		for (const key of keys) {
 			const [first] = askers.get(key) ?? [];
-			// Past the turn's time, or after a record past its deadline: the rest run rather than hold the lock towards the lease.
-			if (!first || overdue || clock.now() - heldAt > claimPolicy.writeDeadlineMs) {
+			// After a record past its deadline, or once a retry could not end before the lock may be
+			// taken over: the rest run rather than hold the lock longer.
+			const leftMs = Math.min(claimPolicy.writeDeadlineMs, lockUntil - clock.now());
+			if (!first || overdue || leftMs < claimPolicy.writeDeadlineMs / 2) {
 				answerKey(key, 'unsettled');
 				continue;
 			}
-			await record([key], first.store, true).catch((alone: unknown) => {
+			await record([key], first.store, true, leftMs).catch((alone: unknown) => {
 				if (alone instanceof StoreDeadlineError) return answerKey(key, 'unsettled');
 				for (const claim of askers.get(key) ?? []) claim.reject(alone);
 			});
 		}
 	} finally {
 		if (lock === 'held') {
-			const safeUntil = heldAt + claimPolicy.leaseMs * 0.9 - clock.now();
-			const settled = overdue ? Promise.race([Promise.all(pending).then(() => true), clock.wait(Math.max(0, safeUntil)).then(() => false)]) : Promise.resolve(true);
-			const given = settled.then(async (inTime) => inTime && (await giveBack(store, clock)));
+			const settled = overdue ? Promise.race([Promise.all(pending).then(() => true), clock.wait(Math.max(0, lockUntil - clock.now())).then(() => false)]) : Promise.resolve(true);
+			const given = settled.then(async (inTime) => inTime && (await giveBack(store, clock, lockUntil)));
 			if (!overdue) await given;
 		}
 	}
@@ -372,7 +386,7 @@ async function takeTurn(queue: ClaimQueue, batch: WaitingClaim[], clock: ClaimCl
  */
 export async function claimDelivery(scope: string, key: string, store: ClaimStore, clock: ClaimClock, warn: (message: string) => void): Promise<ClaimOutcome> {
 	return await new Promise<ClaimOutcome>((resolve, reject) => {
-		const queue = claimQueues.of<ClaimQueue>(scope, () => ({ waiting: [], busy: false, times: new WriteTimes(), foreign: false, sevenIsForeign: { value: false } }));
+		const queue = claimQueues.of<ClaimQueue>(scope, () => ({ waiting: [], busy: false, times: new WriteTimes(), foreign: false, sevenIsForeign: { until: 0 } }));
 		queue.waiting.push({ key, askedAt: clock.now(), store, resolve, reject });
 		if (queue.busy) return;
 		queue.busy = true;

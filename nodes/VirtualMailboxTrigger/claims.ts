@@ -147,9 +147,8 @@ async function withDeadline<T>(call: Promise<T>, clock: ClaimClock, ms = claimPo
  */
 function withDeadlines(store: ClaimStore, clock: ClaimClock): ClaimStore {
 	return {
-		recordKeys: async (keys) => await store.recordKeys(keys),
+		...store,
 		recordLock: async () => await withDeadline(store.recordLock(), clock),
-		countLock: async () => await store.countLock(),
 		deleteLock: async () => await withDeadline(store.deleteLock(), clock),
 		removeLockValues: async () => await withDeadline(store.removeLockValues(), clock),
 	};

@@ -190,7 +190,7 @@ export type LockResult = 'held' | 'foreign' | 'gave up';
  */
 type LockAttempt = 'held' | 'foreign' | 'there' | 'lost';
 
-async function recordLockOnce(store: ClaimStore, timed: <T>(write: Promise<T>) => Promise<T>): Promise<LockAttempt> {
+async function recordLockOnce(store: ClaimStore, clock: ClaimClock, timed: <T>(write: Promise<T>) => Promise<T>): Promise<LockAttempt> {
 	let wasThere: boolean;
 	try {
 		wasThere = await timed(store.recordLock());
@@ -201,7 +201,8 @@ async function recordLockOnce(store: ClaimStore, timed: <T>(write: Promise<T>) =
 	// This write inserted the row, unless the row was another node's list (its values and the lock's
 	// now). If the count cannot be read, the insert is taken to be this process's: the lock must not
 	// be left behind, and another node's row appearing between a count of 0 and this write is rarer.
-	const count = await store.countLock().catch(() => claimPolicy.lockSize);
+	const count = await withDeadline(store.countLock(), clock).catch(() => claimPolicy.lockSize);
+	if (count === 0) return 'lost'; // gone already: taken over by another process after the lease
 	if (count <= claimPolicy.lockSize) return 'held';
 	await store.removeLockValues().catch(() => undefined);
 	return 'foreign';
@@ -211,9 +212,17 @@ async function recordLockOnce(store: ClaimStore, timed: <T>(write: Promise<T>) =
  * Pure (given a store and clock): take the lock (see the module comment), or give up at
  * `giveUpAt`. `sevenIsForeign`: until when this process takes a row of lockSize values to be another
  * node's, having found one to be so (for a lease, or until it sees the row gone: that node's row
- * may be cleared, and a row of lockSize values is then a held lock again).
+ * may be cleared, and a row of lockSize values is then a held lock again). `taken.at`: when the
+ * insert of a lock it holds was sent (the lease of other processes runs from no earlier).
  */
-export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: WriteTimes, sevenIsForeign = { until: 0 }, giveUpAt = clock.now() + times.claimLimitMs()): Promise<LockResult> {
+export async function acquireLock(
+	store: ClaimStore,
+	clock: ClaimClock,
+	times: WriteTimes,
+	sevenIsForeign = { until: 0 },
+	giveUpAt = clock.now() + times.claimLimitMs(),
+	taken = { at: 0 },
+): Promise<LockResult> {
 	const started = clock.now();
 	const timed = async <T>(write: Promise<T>) => {
 		const from = clock.now();
@@ -236,7 +245,8 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 		} else if (count === 0) {
 			heldSince = undefined;
 			sevenIsForeign.until = 0;
-			const attempt = await recordLockOnce(store, timed);
+			taken.at = clock.now();
+			const attempt = await recordLockOnce(store, clock, timed);
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
 		} else if (count !== claimPolicy.lockSize || now < sevenIsForeign.until) {
 			return 'foreign'; // another node's list (the lock holds exactly lockSize values)
@@ -245,7 +255,8 @@ export async function acquireLock(store: ClaimStore, clock: ClaimClock, times: W
 		} else if (now - heldSince > leaseMs) {
 			// Held without a break for longer than any hold takes: its process stopped. Only a row that
 			// holds the lock is deleted; a row another process has just inserted is its fresh lock.
-			const attempt = await recordLockOnce(store, timed);
+			taken.at = clock.now();
+			const attempt = await recordLockOnce(store, clock, timed);
 			if (attempt === 'foreign') sevenIsForeign.until = clock.now() + times.leaseMs(); // a row of lockSize values that was not the lock
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
 			if (attempt === 'there') await store.deleteLock().catch(() => undefined);
@@ -314,16 +325,24 @@ async function takeTurn(queue: ClaimQueue, waiting: WaitingClaim[], clock: Claim
 	// The turn waits for the lock until its oldest claim's limit (a claim that waited through an
 	// earlier turn has less of it left).
 	const giveUpAt = Math.min(...waiting.map((claim) => claim.askedAt)) + limitMs;
-	const acquiring = acquireLock(store, clock, queue.times, queue.sevenIsForeign, giveUpAt);
-	const lock = await Promise.race([acquiring, clock.wait(Math.max(0, giveUpAt - clock.now())).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
+	const taken = { at: 0 };
+	const acquiring = acquireLock(store, clock, queue.times, queue.sevenIsForeign, giveUpAt, taken);
+	const acquired = await Promise.race([acquiring, clock.wait(Math.max(0, giveUpAt - clock.now())).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
+	// After this another process may take the lock over (no waiter's lease is shorter than
+	// claimPolicy.leaseMs, counted from no earlier than the insert was sent): the turn's writes end before it.
+	const lockUntil = taken.at + 0.9 * claimPolicy.leaseMs;
+	// A lock whose taking answered only after that may be another process's by now: nothing is
+	// recorded or given back under it (a record could erase the other holder's), and its claims run.
+	if (acquired === 'held' && clock.now() >= lockUntil) {
+		for (const claim of waiting) claim.resolve('unsettled');
+		return;
+	}
+	const lock = acquired;
 	// A lock taken after the turn gave up on it is given back at once.
-	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await giveBack(store, clock, clock.now() + 0.9 * claimPolicy.leaseMs))).catch(() => undefined);
+	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await giveBack(store, clock, taken.at + 0.9 * claimPolicy.leaseMs))).catch(() => undefined);
 	// Given up: only the claims past their own limit run now; the others wait for the next turn.
 	const batch = lock === 'gave up' ? waiting.filter((claim) => claim.askedAt + limitMs <= clock.now()) : waiting;
 	if (lock === 'gave up') queue.waiting.unshift(...waiting.filter((claim) => !batch.includes(claim)));
-	const heldAt = clock.now();
-	// After this another process may take the lock over (no waiter's lease is shorter than claimPolicy.leaseMs): the turn's writes end before it.
-	const lockUntil = heldAt + 0.9 * claimPolicy.leaseMs;
 	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
 	if (lock !== 'gave up') queue.foreign = lock === 'foreign';
 	// Without the lock the keys are still recorded, so that later copies and replays find them.

@@ -33,6 +33,7 @@ interface Options {
 	binaryPropertyName?: string;
 	onlyCompleted?: boolean;
 	includeDetails?: boolean;
+	includeDelivery?: boolean;
 	toleranceMinutes?: number;
 	duplicateWindowMinutes?: number;
 	dropStale?: boolean;
@@ -48,7 +49,8 @@ export class VirtualMailboxTrigger implements INodeType {
 		// 1.1 behaves exactly as 1. n8n evaluates a Webhook-v1 expression
 		// ($parameter["options"]["binaryData"]) on every request to any webhook node saved at version 1;
 		// from 1.1 on it does not (about 7 ms of n8n's CPU per delivery, bench/profile-trigger.mjs).
-		// 2 outputs the delivery in the REST API's shape (restShape.ts); 1 and 1.1, as sent.
+		// 2 outputs the delivery in the REST API's shape (restShape.ts), the delivery as sent only
+		// with Include Delivery as Sent; 1 and 1.1 output it as sent.
 		version: [1, 1.1, 2],
 		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
@@ -108,6 +110,15 @@ export class VirtualMailboxTrigger implements INodeType {
 						default: 1440,
 						description:
 							'The service can send the same delivery more than once. A repeat of one received within this many minutes (same event, item, status and content) does not run the rest of the workflow again. 0 runs every delivery.',
+					},
+					{
+						displayName: 'Include Delivery as Sent',
+						name: 'includeDelivery',
+						type: 'boolean',
+						default: false,
+						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+						description:
+							'Whether to add the delivery exactly as the service sent it (its own field names, number IDs and upper-case values such as LETTER) as a "delivery" field. The item\'s fields are already the REST API\'s shape, as Mail → Get and the Poll Trigger output them.',
 					},
 					maxFileSizeOption({ displayOptions: { show: { downloadFile: [true] } } }),
 					{
@@ -297,6 +308,7 @@ export class VirtualMailboxTrigger implements INodeType {
 
 		const restShape = this.getNode().typeVersion >= 2;
 		const item: INodeExecutionData = { json: { event, ...(restShape ? restShapeOf(event, body) : body) } };
+		if (restShape && options.includeDelivery) item.json.delivery = body;
 		if (!options.includeDetails && !options.downloadFile) return { workflowData: [[item]] };
 		// n8n answers the sender only when this returns, and the service drops a delivery it waits too
 		// long for (it never retries): enrichment gets a deadline. It works on a copy, so a late finish

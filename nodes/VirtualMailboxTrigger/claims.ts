@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
+import { createHash } from 'crypto';
 
 import { claimQueues } from '../shared/state/claimQueues';
-import { detectEvent, identityOf } from './events';
+import { detectEvent, EVENTS, identityOf } from './events';
 
 /**
  * Exactly once across n8n processes. The webhook process's own checks (deliveries.ts) see only
@@ -422,15 +423,31 @@ export async function claimDelivery(scope: string, key: string, store: ClaimStor
 const ADDED_FIELDS = new Set(['event', 'mail_item', 'mail_item_error', 'scan_summary', 'scan_summary_error', 'shipment', 'shipment_error', 'download_error', 'enrichment_error']);
 
 /**
- * The claim key of an item the trigger output at node version `typeVersion`. Version 2 keeps the
- * delivery as sent in `delivery`; at versions 1 and 1.1 the item is the delivery, so a `delivery`
- * field there is one the sender put in, read like any other field.
+ * The claim key of an item the trigger output at node version `typeVersion`. At versions 1 and 1.1
+ * the item is the delivery, so a `delivery` field there is one the sender put in, read like any
+ * other field. Version 2 outputs the REST shape, a function of the delivery: copies of a delivery
+ * give the same item, so the key is its resource and a digest of its content (the delivery as
+ * sent, when included, counts as content; pre-signed links and the message text do not).
  */
 export function claimKeyOf(json: IDataObject, typeVersion: number): string | undefined {
 	if (typeVersion < 2) return deliveryKeyOf(json);
-	const sent = json.delivery;
-	if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return undefined;
-	return deliveryKeyOf({ event: json.event, ...(sent as IDataObject) });
+	const event = json.event;
+	if (typeof event !== 'string' || !(EVENTS as readonly string[]).includes(event) || json.id === undefined || json.id === null) return undefined;
+	const status = String((event === 'new-mail' ? json.mail_status : json.status) ?? '');
+	return `${event}:${String(json.id)}|${status}#${contentDigest(json)}`;
+}
+
+/** A digest of an item's content: without what the trigger added, pre-signed links (signed anew each time) and message text. */
+function contentDigest(json: IDataObject): string {
+	const content = (record: IDataObject): Array<[string, unknown]> =>
+		Object.keys(record)
+			.filter((key) => !ADDED_FIELDS.has(key) && !key.endsWith('_url') && key !== 'message')
+			.sort()
+			.map((key) => {
+				const value = record[key];
+				return [key, key === 'delivery' && typeof value === 'object' && value !== null && !Array.isArray(value) ? content(value as IDataObject) : value];
+			});
+	return createHash('sha256').update(JSON.stringify(content(json))).digest('hex').slice(0, 16);
 }
 
 /** The key of the delivery an item of the trigger carries (the webhook's duplicate key), if any. */

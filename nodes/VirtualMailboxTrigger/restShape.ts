@@ -30,24 +30,25 @@ import type { EventName } from './events';
  * Mail types map through MAIL_TYPES (the provider writes LARGELETTER where REST has large_letter),
  * other values lower case. REST's shipment status has four values, `in_progress` covering "every
  * internal workflow state" (spec), so any other delivered status (the provider's sample sends
- * PROCESSED) is `in_progress`; the raw value stays in `delivery.status`.
+ * PROCESSED) is `in_progress` (the raw value is in `delivery.status` with Include Delivery as Sent).
  * Text the webhook sends empty where REST has null (label, summary, names, tracking number,
  * service, address lines) is null. Fields without a REST counterpart keep their names (`message`,
  * `sender_name` and `recipient_name` on scans, `scan_result_url`, `open_result_url`,
  * `destination.address_type`); unknown fields pass through unchanged, so nothing is dropped. The
- * fields computed here (a scan's `type`, `delivery`) come last: a delivered field of the same name
- * is kept in `delivery` only. The delivery as sent stays whole in `delivery`.
+ * field computed here (a scan's `type`) comes last and wins over a delivered field of the same
+ * name. The delivery as sent is not repeated here: the trigger adds it as `delivery` only when
+ * asked (Include Delivery as Sent), so that each field appears once in the editor.
  */
 export function restShapeOf(event: EventName, body: IDataObject): IDataObject {
-	if (event === 'new-mail') return { ...mapFields(body, NEW_MAIL), delivery: body };
-	if (event === 'shipment-update') return { ...mapFields(body, SHIPMENT), delivery: body };
+	if (event === 'new-mail') return mapFields(body, NEW_MAIL);
+	if (event === 'shipment-update') return mapFields(body, SHIPMENT);
 	const { id, mail_id, status, ...others } = mapFields(body, SCAN);
 	const type = event === 'scan-update' ? 'SCAN_REQUEST' : 'UNBOXING_REQUEST';
 	// In the REST scan's order: its id, mail id, type and status first. The computed type is set
-	// after the delivered fields: a delivered `type` (none is specified) stays in `delivery` only.
+	// after the delivered fields: a delivered `type` (none is specified) does not replace it.
 	const scan: IDataObject = { id, mail_id, type, status, ...others };
 	scan.type = type;
-	return { ...scan, delivery: body };
+	return scan;
 }
 
 /** A delivery's field → its REST name and how its value converts. */

@@ -28,7 +28,6 @@ describe('the mapping (spec payload tables → REST shapes)', () => {
 			sender_name: 'City Utilities',
 			envelope_image_url: 'https://files.vmb.test/envelopes/1001.jpg?sig=abc',
 			message: 'New mail from City Utilities',
-			delivery: payloads['new-mail'],
 		});
 	});
 
@@ -45,7 +44,6 @@ describe('the mapping (spec payload tables → REST shapes)', () => {
 			recipient_name: 'Ada Lovelace',
 			sender_name: 'City Utilities',
 			message: 'Scan completed',
-			delivery: { ...payloads['scan-update'], ai_summary: 'Due 12 Dec\n Amount $84.10\n' },
 		});
 		const open = restShapeOf('open-update', { ...payloads['open-update'], current_status: 'in_process' });
 		expect(open).toMatchObject({ id: payloads['open-update'].uuid, mail_id: '1002', type: 'UNBOXING_REQUEST', status: 'IN_PROCESS', mail_type: 'package' });
@@ -64,7 +62,6 @@ describe('the mapping (spec payload tables → REST shapes)', () => {
 				postal_code: '62701', country: 'US', address_type: 'shipping', tax_id: null, phone_number: '+15555550100',
 			},
 			message: 'Shipment processed',
-			delivery: payloads['shipment-update'],
 		});
 		expect(restShapeOf('shipment-update', { ...payloads['shipment-update'], tracking_data: '', service: '' })).toMatchObject({ tracking_number: null, service_name: null });
 	});
@@ -74,9 +71,9 @@ describe('the mapping (spec payload tables → REST shapes)', () => {
 			const body = { ...payloads[event], future_field: 7 };
 			const rest = restShapeOf(event, body);
 			expect(rest.future_field).toBe(7);
-			expect(rest.delivery).toEqual(body);
-			// One output field per delivered field (scans add their type), plus `delivery`.
-			expect(Object.keys(rest)).toHaveLength(Object.keys(body).length + 1 + (event.endsWith('-update') && event !== 'shipment-update' ? 1 : 0));
+			expect(rest.delivery).toBeUndefined();
+			// One output field per delivered field (scans add their type); the delivery is not repeated.
+			expect(Object.keys(rest)).toHaveLength(Object.keys(body).length + (event.endsWith('-update') && event !== 'shipment-update' ? 1 : 0));
 		}
 	});
 
@@ -104,7 +101,6 @@ describe("the provider's own sample payloads (support article), not the simulato
 			recipient_name: 'John Smith',
 			sender_name: 'US Government',
 			message: 'New mail received.',
-			delivery: sample,
 		});
 	});
 
@@ -125,22 +121,19 @@ describe("the provider's own sample payloads (support article), not the simulato
 			status: 'in_progress',
 			tracking_number: '1234567890',
 			message: 'Shipment re',
-			delivery: sample,
 		});
 		expect(REST_SHIPMENT_STATUSES).toContain(rest.status);
-		expect(rest.delivery.status).toBe('PROCESSED');
 		expect(['shipping', 'deposit', undefined]).toContain(rest.destination.type);
 	});
 });
 
 describe('webhook values mapped onto REST values', () => {
-	test('shipment-update: every delivered status is a REST shipment status, the raw one stays in delivery', () => {
+	test('shipment-update: every delivered status is a REST shipment status', () => {
 		const cases = { SHIPPED: 'shipped', IN_PROGRESS: 'in_progress', PAYMENT_FAILED: 'payment_failed', REJECTED: 'rejected', PROCESSED: 'in_progress', AWAITING_PICKUP: 'in_progress', shipped: 'shipped' };
 		for (const [sent, expected] of Object.entries(cases)) {
 			const rest = restShapeOf('shipment-update', { ...payloads['shipment-update'], status: sent });
 			expect(rest.status, sent).toBe(expected);
 			expect(REST_SHIPMENT_STATUSES).toContain(rest.status);
-			expect(rest.delivery.status).toBe(sent);
 		}
 	});
 
@@ -167,10 +160,9 @@ describe('webhook values mapped onto REST values', () => {
 		}
 	});
 
-	test('scan-update: a delivered field named `type` does not replace the REST scan type; it stays in delivery', () => {
+	test('scan-update: a delivered field named `type` does not replace the REST scan type', () => {
 		const rest = restShapeOf('scan-update', { ...payloads['scan-update'], type: 'document' });
 		expect(rest.type).toBe('SCAN_REQUEST');
-		expect(rest.delivery.type).toBe('document');
 		expect(restShapeOf('open-update', { ...payloads['open-update'], type: 'document' }).type).toBe('UNBOXING_REQUEST');
 	});
 });
@@ -213,7 +205,7 @@ describe('node versions', () => {
 		});
 	}
 
-	test('version 2: a copy of a delivery is still claimed once (the key comes from the delivery as sent)', async () => {
+	test('version 2: a copy of a delivery is still claimed once (the key comes from the item content)', async () => {
 		const body = { ...payloads['new-mail'], id: 7777 };
 		const run = (executionId) =>
 			runDelivery({ parameters: { events: ['new-mail'], options: {} }, request: request(body), typeVersion: 2, executionId, workflowId: 'wf-rest-shape-claims' });
@@ -223,6 +215,35 @@ describe('node versions', () => {
 		// The webhook's own memory forgotten (another process, a restart): the execution's claim decides.
 		const second = await run('2');
 		expect(second.items ?? []).toEqual([]);
+	});
+
+	test('version 2: each field appears once by default; Include Delivery as Sent adds the delivery as sent under `delivery`', async () => {
+		for (const event of ALL) {
+			const [plain] = await deliver({ ...payloads[event], message: `plain ${event}` }, 2, [event]);
+			expect(plain.json, event).not.toHaveProperty('delivery');
+			expect(JSON.stringify(plain.json), event).not.toMatch(/"LETTER"|"PACKAGE"|"INBOX"/);
+			const body = { ...payloads[event], message: `raw ${event}` };
+			const [raw] = (await runWebhook({ parameters: { events: [event], options: { includeDelivery: true } }, request: request(body), typeVersion: 2 })).result.workflowData[0];
+			expect(raw.json, event).toEqual({ event, ...restShapeOf(event, body), delivery: body });
+		}
+	});
+
+	test('version 1.1 ignores Include Delivery as Sent: its item is the delivery as sent', async () => {
+		const body = { ...payloads['new-mail'], id: 9191 };
+		const [item] = (await runWebhook({ parameters: { events: ['new-mail'], options: { includeDelivery: true } }, request: request(body), typeVersion: 1.1 })).result.workflowData[0];
+		expect(item.json).toEqual({ event: 'new-mail', ...body });
+	});
+
+	test('version 2: a delivery whose content changed (same id and status) is a new claim; a copy is not', async () => {
+		const body = { ...payloads['shipment-update'], id: 'ship-claims-1', tracking_data: '' };
+		const run = (sent, executionId) =>
+			runDelivery({ parameters: { events: ['shipment-update'], options: {} }, request: request(sent), typeVersion: 2, executionId, workflowId: 'wf-rest-shape-content' });
+		expect((await run(body, '1')).items).toHaveLength(1);
+		recentDeliveries.clear?.();
+		// The tracking number filled in: the same shipment and status, new content.
+		expect((await run({ ...body, tracking_data: '1Z555' }, '2')).items).toHaveLength(1);
+		recentDeliveries.clear?.();
+		expect((await run({ ...body, tracking_data: '1Z555' }, '3')).items ?? []).toEqual([]);
 	});
 });
 
@@ -291,7 +312,7 @@ describe('the same mail, scan and shipment from the simulator: webhook v2 = REST
 });
 
 describe('the examples', () => {
-	test("pinned sample data on each example's trigger is what version 2 outputs for the delivery it carries", async () => {
+	test("pinned sample data on each example's trigger has the fields version 2 outputs by default, in REST values", async () => {
 		const { exampleWorkflows } = await import('../e2e/examples.mjs');
 		let checked = 0;
 		for (const { file, workflow } of exampleWorkflows()) {
@@ -300,7 +321,9 @@ describe('the examples', () => {
 			expect(trigger.typeVersion, file).toBe(2);
 			for (const { json } of workflow.pinData[trigger.name]) {
 				expect(trigger.parameters.events, file).toContain(json.event);
-				expect(json, file).toEqual({ event: json.event, ...restShapeOf(json.event, json.delivery) });
+				const expected = Object.keys({ event: json.event, ...restShapeOf(json.event, payloads[json.event]) }).sort();
+				expect(Object.keys(json).filter((key) => !['label', 'summary'].includes(key)).sort(), file).toEqual(expected.filter((key) => !['label', 'summary'].includes(key)));
+				if (json.mail_type !== undefined) expect(REST_MAIL_TYPES, file).toContain(json.mail_type);
 				checked++;
 			}
 		}

@@ -209,15 +209,21 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		expect(deliveryKeyOf({ foo: 1 })).toBeUndefined();
 	});
 
-	test("an item's claim key by node version: version 2 reads the delivery in `delivery`, versions 1 and 1.1 the item itself", () => {
+	test("an item's claim key by node version: version 2 reads the REST item's content, versions 1 and 1.1 the item itself", () => {
 		const sent = { ...payloads['new-mail'], delivery: { carrier: 'USPS' } };
 		const key = deliveryKeyOf({ event: 'new-mail', ...sent });
 		expect(key).toMatch(/^new-mail:/);
 		// At 1 and 1.1 the item is the delivery; its object field `delivery` is just a field.
 		for (const version of [1, 1.1]) expect(claimKeyOf({ event: 'new-mail', ...sent }, version)).toBe(key);
-		// At 2 the item is the REST shape with the delivery as sent in `delivery`.
-		expect(claimKeyOf({ event: 'new-mail', id: '1001', mail_type: 'letter', delivery: sent }, 2)).toBe(key);
-		expect(claimKeyOf({ event: 'new-mail', id: '1001' }, 2)).toBeUndefined();
+		// At 2 the item is the REST shape: its content, without links, message and what the trigger added.
+		const rest = { event: 'new-mail', id: '1001', mail_type: 'letter', mail_status: 'inbox', sender_name: 'City Utilities', envelope_image_url: 'https://x/1?sig=a', message: 'a' };
+		const restKey = claimKeyOf(rest, 2);
+		expect(restKey).toMatch(/^new-mail:1001\|inbox#/);
+		expect(claimKeyOf({ ...rest, envelope_image_url: 'https://x/1?sig=b', message: 'b', mail_item: { id: '1001' } }, 2)).toBe(restKey);
+		expect(claimKeyOf({ ...rest, sender_name: 'Chase Bank' }, 2)).not.toBe(restKey);
+		expect(claimKeyOf({ ...rest, delivery: { ...payloads['new-mail'], image_url: 'https://x/2' } }, 2)).toBe(claimKeyOf({ ...rest, delivery: payloads['new-mail'] }, 2));
+		expect(claimKeyOf({ event: 'new-mail' }, 2)).toBeUndefined();
+		expect(claimKeyOf({ event: 'other', id: '1' }, 2)).toBeUndefined();
 	});
 });
 

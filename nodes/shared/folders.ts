@@ -1,9 +1,8 @@
-import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { folderCreations } from './state/folderCreations';
-import { apiRequest, baseUrlOf, getApiCredentials, segment } from './transport';
+import { folderViews } from './state/folderViews';
+import { apiRequest, segment } from './transport';
 import { checkId, locatorValue } from './validate';
 
 export interface FolderChoice {
@@ -12,25 +11,47 @@ export interface FolderChoice {
 }
 
 /**
- * A folder parameter (resource locator by list, ID or name; or a plain ID string) → folder ID.
- * By name, the folder is looked up: the exact name, else a name that differs only in letter case.
- * With `createIfMissing` a missing one is created. `destructive` (delete) accepts only the exact
- * name, refuses a name several folders share, and always asks the API, never the folders this
- * process created a moment ago (one may have been renamed since).
+ * What the folder is for, which decides how a name is looked up and what a missing one's error says:
+ * `file` (filing mail: the execution's folder view, may create), `filter` and `read` (the view),
+ * `rename` (a fresh list: an earlier item may have renamed a folder), `delete` (a fresh list, the
+ * exact name only, a name several folders share refused).
  */
-export async function resolveFolderId(
-	this: IExecuteFunctions,
-	choice: FolderChoice | string | undefined,
-	itemIndex: number,
-	{ createIfMissing = false, destructive = false } = {},
-): Promise<string> {
+export type FolderUse = 'file' | 'filter' | 'read' | 'rename' | 'delete';
+
+export interface FolderOptions {
+	use?: FolderUse;
+	/** With `file`: create a missing folder. */
+	createIfMissing?: boolean;
+	/** With `file`: the operation offers "Create Folder If Missing" (a missing folder's error says so). */
+	createOption?: boolean;
+}
+
+/**
+ * A folder parameter (resource locator by list, ID or name; or a plain ID string) → folder ID.
+ * By name, the folder is looked up: the exact name, else a name that differs only in letter case;
+ * a name several folders share gives the oldest, the same every time.
+ */
+export async function resolveFolderId(this: IExecuteFunctions, choice: FolderChoice | string | undefined, itemIndex: number, options: FolderOptions = {}): Promise<string> {
 	const mode = choice && typeof choice === 'object' ? choice.mode : 'id';
 	const value = locatorValue(choice);
 	if (mode !== 'name') return checkId.call(this, value, 'Folder', 'numeric', itemIndex);
-	const name = String(value ?? '').trim();
+	const found = await folderByName.call(this, String(value ?? ''), itemIndex, options);
+	return found.id as string;
+}
+
+/**
+ * The folder named `name` (see resolveFolderId): `{ id }`, with `created` when this call created it;
+ * `{ id: undefined }` when it is missing and `preview` asks to create nothing.
+ */
+export async function folderByName(
+	this: IExecuteFunctions,
+	rawName: string,
+	itemIndex: number,
+	{ use = 'read', createIfMissing = false, createOption = false, preview = false }: FolderOptions & { preview?: boolean } = {},
+): Promise<{ id: string | undefined; created?: boolean }> {
+	const name = rawName.trim();
 	if (name === '') throw new NodeOperationError(this.getNode(), 'Folder name is empty', { itemIndex });
-	// Filing into a name that several folders share takes the oldest, the same every time (queue
-	// mode can create a name twice); deleting one of them by name is refused, never guessed.
+	const destructive = use === 'delete';
 	const find = (folders: IDataObject[]): string | undefined => {
 		const matches = foldersNamed(folders, name, { exact: destructive });
 		if (destructive && matches.length > 1) {
@@ -41,51 +62,46 @@ export async function resolveFolderId(
 		}
 		return matches.length > 0 ? String(matches[0].id) : undefined;
 	};
+	const hint = {
+		file: createOption ? ' Turn on "Create Folder If Missing" to create it.' : ' Check the name, or pick the folder from the list.',
+		filter: ' Check the name, or pick the folder from the list.',
+		read: ' Check the name, or pick the folder from the list.',
+		rename: ' Check the name, or pick the folder from the list.',
+		delete: ' Deleting by name needs the exact name.',
+	}[use];
 	const notFound = (folders: IDataObject[]) =>
 		new NodeOperationError(this.getNode(), `No folder is named "${name}"`, {
 			itemIndex,
-			description: `Existing folders: ${folders.map((f) => String(f.name)).join(', ') || 'none'}.${destructive ? ' Deleting by name needs the exact name.' : ' Turn on "Create Folder If Missing" to create it.'}`,
+			description: `Existing folders: ${folders.map((f) => String(f.name)).join(', ') || 'none'}.${hint}`,
 		});
-	if (destructive) {
-		const folders = await listAllFolders.call(this, itemIndex);
-		const id = find(folders);
-		if (!id) throw notFound(folders);
-		return id;
-	}
+	// A change by name reads the list as it is now; everything else reads this execution's view.
+	const folders = use === 'rename' || use === 'delete' ? await listAllFolders.call(this, itemIndex) : await executionFolders.call(this, itemIndex);
+	const id = find(folders);
+	if (id) return { id };
+	if (use !== 'file' || !createIfMissing) throw notFound(folders);
+	if (preview) return { id: undefined };
+	const folder = await apiRequest.call(this, 'POST', '/v1/folders', { body: { name }, itemIndex });
+	const kept = await keepOldest.call(this, String(folder.id), find, itemIndex);
+	// Later items of this execution file into it without another list.
+	if (!folders.some((f) => String(f.id) === kept)) folders.push({ ...folder, id: kept, name });
+	return { id: kept, created: kept === String(folder.id) };
+}
 
-	const credentials = await getApiCredentials.call(this);
-	const account = createHash('sha256').update(`${baseUrlOf(credentials)}|${credentials.apiKey ?? ''}`).digest('hex');
-	const key = `${account}|${name.toLowerCase()}`;
-	const pending = folderCreations.get(key, Date.now());
-	if (pending) return await pending;
-
-	// Registered before the first await, so concurrent items share one lookup and one creation.
-	let created = false;
-	const id = (async () => {
-		const folders = await listAllFolders.call(this, itemIndex);
-		const found = find(folders);
-		if (found) return found;
-		if (!createIfMissing) throw notFound(folders);
-		const folder = await apiRequest.call(this, 'POST', '/v1/folders', { body: { name }, itemIndex });
-		created = true;
-		return await keepOldest.call(this, String(folder.id), find, itemIndex);
-	})();
-	folderCreations.set(key, id, Date.now());
-	try {
-		return await id;
-	} catch (error) {
-		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-	} finally {
-		// Only a folder made here is remembered; lookups of existing folders ask the API again next time.
-		if (!created) folderCreations.release(key, id);
-	}
+/** This execution's folder list: read once, shared by all its items (state/folderViews.ts). */
+async function executionFolders(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const known = folderViews.get(this);
+	if (known) return await known;
+	const folders = listAllFolders.call(this, itemIndex);
+	folderViews.set(this, folders);
+	folders.catch(() => folderViews.drop(this, folders));
+	return await folders;
 }
 
 /**
  * Another process (a second queue-mode worker) may have created the same name at the same moment;
  * the API allows that. Every creator looks again and files into the oldest folder of that name, the
- * same for all; a creator whose folder is not the oldest removes its own, still empty (everything
- * of this process awaits this lookup). The older folder's creator posted first, so a later creator
+ * same for all; a creator whose folder is not the oldest removes its own, still empty (the later
+ * items of its execution wait for this lookup). The older folder's creator posted first, so a later creator
  * always sees it.
  */
 async function keepOldest(this: IExecuteFunctions, ours: string, find: (folders: IDataObject[]) => string | undefined, itemIndex: number): Promise<string> {

@@ -1,6 +1,5 @@
 // Operations of the folder resource: one table of cases (see cases.mjs), then behaviour beyond one request.
 import { describe, expect, test } from 'vitest';
-import nock from 'nock';
 import * as F from '../../support/fixtures.mjs';
 import { runNode } from '../../harness/n8n-core-harness.mjs';
 import { operationCases, useApiMock } from './cases.mjs';
@@ -73,26 +72,13 @@ describe('folder by name', () => {
 		expect(error).toBeUndefined();
 		expect(mock.api.requests[1].body).toEqual({ folder_id: '2' });
 	});
-	test('a missing name fails, listing the folders there are, unless Create If Missing', async () => {
+	test('with Create Folder If Missing off, a missing name fails, listing the folders there are', async () => {
 		mock.api.on('GET', '/v1/folders', { body: [F.folder(1, { name: 'Bills' })] });
-		const { error } = await runNode({ parameters: { resource: 'mail', operation: 'update', mailId: '1001', updateFields: { folderId: byName('Taxes 2026') } } });
+		const { error } = await runNode({
+			parameters: { resource: 'mail', operation: 'update', mailId: '1001', updateFields: { folderId: byName('Taxes 2026') }, options: { createFolderIfMissing: false } },
+		});
 		expect(error.message).toBe('No folder is named "Taxes 2026"');
 		expect(error.description).toMatch(/Existing folders: Bills/);
-	});
-	test('many items filing into a new folder create it once, even across concurrent executions', async () => {
-		const name = `Sender ${Date.now()}`;
-		mock.api.on('GET', '/v1/folders', { body: [F.folder(1, { name: 'Bills' })] }, { times: 3 });
-		mock.api.on('POST', '/v1/folders', { status: 201, body: F.folder(77, { name }) });
-		mock.api.on('PATCH', '/v1/mails/1001', { body: F.mailDetail(1) }, { times: 9 });
-		const parameters = { resource: 'mail', operation: 'update', mailId: '1001', updateFields: { folderId: byName(name) }, options: { createFolderIfMissing: true } };
-		const runs = await Promise.all([1, 2, 3].map(() => runNode({ parameters, items: [{}, {}, {}] })));
-		expect(runs.map((r) => r.error)).toEqual([undefined, undefined, undefined]);
-		expect(mock.api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-		expect(mock.api.requests.filter((r) => r.method === 'PATCH').map((r) => r.body.folder_id)).toEqual(Array(9).fill('77'));
-		// leave the unused GETs for other runs
-		nock.cleanAll();
-		mock.api.requests.length = 0;
-		mock.api.done = () => true;
 	});
 	test('mail getAll accepts the folder filter by name', async () => {
 		mock.api.on('GET', '/v1/folders', { body: { data: [F.folder(5, { name: 'Taxes' })] } });

@@ -10,7 +10,7 @@ export const description: INodeProperties[] = forOperation('folder', 'delete', [
 ]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const id = await resolveFolderId.call(this, this.getNodeParameter('folderId', i) as FolderChoice, i, { destructive: true });
+	const id = await resolveFolderId.call(this, this.getNodeParameter('folderId', i) as FolderChoice, i, { use: 'delete' });
 	const body = await apiRequest.call(this, 'DELETE', `/v1/folders/${segment(id)}`, { itemIndex: i });
 	// The spec does not show the success body; an empty one still yields an item to chain on.
 	return body && Object.keys(body).length > 0 ? body : { id, deleted: true };

@@ -21,7 +21,7 @@ export const description: INodeProperties[] = forOperation('folder', 'update', [
 ]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const id = await resolveFolderId.call(this, this.getNodeParameter('folderId', i) as FolderChoice, i);
+	const id = await resolveFolderId.call(this, this.getNodeParameter('folderId', i) as FolderChoice, i, { use: 'rename' });
 	const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.name !== undefined) {

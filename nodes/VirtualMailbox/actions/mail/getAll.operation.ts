@@ -42,7 +42,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const { returnAll, limit } = readReturnAll.call(this, i);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const folder = filters.folderId as FolderChoice | string | undefined;
-	const folderId = locatorValue(folder) ? await resolveFolderId.call(this, folder, i) : undefined;
+	const folderId = locatorValue(folder) ? await resolveFolderId.call(this, folder, i, { use: 'filter' }) : undefined;
 	const query = mailQuery(filters, folderId);
 	const sort = (filters.sort as string | undefined) ?? 'newest';
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;

@@ -40,7 +40,7 @@ export const description: INodeProperties[] = forOperation('mail', 'update', [
 				name: 'createFolderIfMissing',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to create the folder when it is given by name and does not exist yet (once, even when many items run at once)',
+				description: 'Whether to create the folder when it is given by name and does not exist yet (on by default: filing into a new name creates it once, however many items run). Off: a missing name fails, listing the folders there are.',
 			},
 		],
 	},
@@ -55,7 +55,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		throw new NodeOperationError(this.getNode(), 'Choose either Folder or Take Out of Folder, not both', { itemIndex: i });
 	}
 	if (fields.folderId !== undefined) {
-		body.folder_id = await resolveFolderId.call(this, fields.folderId as FolderChoice, i, { createIfMissing: options.createFolderIfMissing === true });
+		body.folder_id = await resolveFolderId.call(this, fields.folderId as FolderChoice, i, {
+			use: 'file',
+			createIfMissing: options.createFolderIfMissing !== false,
+			createOption: true,
+		});
 	}
 	if (fields.removeFromFolder === true) body.folder_id = null;
 	if (fields.isRead !== undefined) body.is_read = fields.isRead === true;

@@ -38,29 +38,12 @@ async function simulator(count) {
 	};
 }
 
-/** The confirming second read of Return All (listPolicy), switched for one run. */
-async function confirmation() {
-	const { dist } = await import('../test/harness/n8n-core-harness.mjs');
-	const { listPolicy } = dist('nodes/shared/state/listPolicy.js');
-	const withConfirmation = async (on, run) => {
-		listPolicy.confirmReturnAll = on;
-		try {
-			return await run();
-		} finally {
-			listPolicy.confirmReturnAll = true;
-		}
-	};
-	return { listPolicy, withConfirmation };
-}
-
 // ---- 1. Return All of 10,000 items: the node in n8n's execution code vs a bare fetch loop ----
 async function figure1() {
 	const { bareLoop, helperLoop, nodeReturnAll } = await import('./return-all.mjs');
-	const { listPolicy } = await confirmation();
 	const sim = await simulator(10_000);
-	// The read itself first (confirmation off: one read, as the baselines do), then as users get
-	// it (on: a list of more than one page is read twice, pagination.ts).
-	listPolicy.confirmReturnAll = false;
+	// As users get it (one read, as the baselines do), then with Confirm List Unchanged on (a list
+	// of more than one page is read twice, pagination.ts).
 	const bare = () => bareLoop(sim.url);
 	const node = async () => (await nodeReturnAll(sim.url)).length;
 	const floor = async () => (await helperLoop(sim.url)).length;
@@ -88,13 +71,12 @@ async function figure1() {
 			}
 		}
 	}
-	listPolicy.confirmReturnAll = true;
 	const confirmed = [];
 	let confirmedRequests = 0;
 	for (let round = 0; round < 3; round++) {
 		await sim.clear();
 		const t = performance.now();
-		if ((await node()) !== 10_000) throw new Error('node returned the wrong number of items (confirmation on)');
+		if ((await nodeReturnAll(sim.url, { confirmListUnchanged: true })).length !== 10_000) throw new Error('node returned the wrong number of items (Confirm List Unchanged on)');
 		confirmed.push(performance.now() - t);
 		confirmedRequests = await sim.requests();
 	}
@@ -105,9 +87,9 @@ async function figure1() {
 	const MB = (x) => `${fmt(x / 1e6)} MB`;
 	report(1, 'Return All 10,000 mail items, wall time (median of 9 interleaved rounds, after 4 warm-up runs)', `${fmt(n)} ms`, `${fmt(b)} ms bare fetch loop`, fmt(n / b, 3), '<= 1.10', n / b <= 1.1, `the floor any compliant node stands on, n8n's httpRequestWithAuthentication doing the same 100 requests, takes ${fmt(f)} ms (${fmt(f / b, 2)}x the bare loop): a new TCP connection per request, axios, the bearer expression evaluated per request`);
 	report(1, 'Return All 10,000 mail items vs n8n\'s HTTP helper floor (our code\'s own cost)', `${fmt(n)} ms`, `${fmt(f)} ms minimal node, same requests via httpRequestWithAuthentication`, fmt(n / f, 3), '<= 1.10', n / f <= 1.1);
-	report(1, 'requests for 10,000 items (read in parts, from both ends, 6 at a time; confirmation off)', requests, 100, fmt(requests / 100, 2), '<= 110', requests <= 110);
+	report(1, 'requests for 10,000 items (read in parts, from both ends, 6 at a time; one read, the default)', requests, 100, fmt(requests / 100, 2), '<= 110', requests <= 110);
 	const c = median(confirmed);
-	report(1, 'Return All 10,000 mail items with the confirming second read (on, as users get it; median of 3)', `${fmt(c)} ms, ${confirmedRequests} requests`, `${fmt(n)} ms, ${requests} requests with it off`, fmt(c / n, 2), 'requests <= 2 x 100 pages + 10', confirmedRequests <= 210, `${fmt(c / b, 2)}x the bare loop`);
+	report(1, 'Return All 10,000 mail items with Confirm List Unchanged on (a second, confirming read; median of 3)', `${fmt(c)} ms, ${confirmedRequests} requests`, `${fmt(n)} ms, ${requests} requests with it off (the default)`, fmt(c / n, 2), 'requests <= 2 x 100 pages + 10', confirmedRequests <= 210, `${fmt(c / b, 2)}x the bare loop`);
 	report(1, 'peak heap growth vs raw JSON received (own process, 1 MB young-generation semi-space so uncollected garbage is not counted as the node\'s)', `${MB(small.node.peak)} peak, ${MB(small.node.retained)} retained`, `${MB(small.bytes)} JSON; bare loop holding the same items: ${MB(small.bare.peak)} peak (${fmt(small.bare.peak / small.bytes, 2)}x), ${MB(small.bare.retained)} retained`, fmt(small.node.peak / small.bytes, 2), '<= 3x', small.node.peak <= 3 * small.bytes, `retained ${fmt(small.node.retained / small.bytes, 2)}x JSON vs the bare loop's ${fmt(small.bare.retained / small.bytes, 2)}x`);
 	report(1, 'same, V8\'s default young generation (up to 16 MB of garbage before a scavenge)', `${MB(standard.node.peak)} peak (${fmt(standard.node.peak / standard.bytes, 2)}x JSON)`, `bare loop ${MB(standard.bare.peak)} peak (${fmt(standard.bare.peak / standard.bytes, 2)}x JSON)`, fmt(standard.node.peak / standard.bare.peak, 2), '(diagnostic)', true, 'here even the bare loop is over 3x: the peak is mostly garbage V8 has not collected yet');
 	await sim.close();
@@ -118,8 +100,8 @@ async function figure1() {
 	const items = await nodeReturnAll(big.url);
 	const ms = performance.now() - t;
 	const used = await big.requests();
-	const minimum = 2 * Math.ceil(50_000 / 100);
-	report(1, 'Return All 50,000 items (split past the 10,000 depth limit; confirmation on: two reads)', `${used} requests, ${items.length} items, ${fmt(ms / 1000, 2)} s`, `${minimum} requests minimum (2 reads of 500 pages)`, fmt(used / minimum, 3), 'every item, few extra', items.length === 50_000, `${used - minimum} extra: 1 whole-query page + probes of parts that were split again`);
+	const minimum = Math.ceil(50_000 / 100);
+	report(1, 'Return All 50,000 items (split past the 10,000 depth limit; one read, the default)', `${used} requests, ${items.length} items, ${fmt(ms / 1000, 2)} s`, `${minimum} requests minimum (500 pages)`, fmt(used / minimum, 3), 'every item, few extra', items.length === 50_000, `${used - minimum} extra: 1 whole-query page + probes of parts that were split again`);
 	await big.close();
 }
 
@@ -330,7 +312,6 @@ async function figure2() {
 async function figure7() {
 	const { bareLoop, helperLoop, nodeReturnAll } = await import('./return-all.mjs');
 	const { startLatencyProxyProcess } = await import('./latency-proxy.mjs');
-	const { withConfirmation } = await confirmation();
 	const rttMs = Number(process.env.VMB_BENCH_RTT_MS ?? 40);
 	const sim = await simulator(10_000);
 	const proxy = await startLatencyProxyProcess({ target: sim.url, rttMs });
@@ -343,11 +324,11 @@ async function figure7() {
 			return items;
 		},
 		'n8n helper': async () => (await helperLoop(proxy.url)).map((item) => item.json),
-		// confirmation off: the read itself, as the baselines read (one read)
-		node: async () => await withConfirmation(false, () => nodeReturnAll(proxy.url)),
-		// on, as users get it: a list of more than one page is read twice (pagination.ts)
-		'node, confirmed': async () => await withConfirmation(true, () => nodeReturnAll(proxy.url)),
-		'node, 10 parallel': async () => await withConfirmation(false, () => nodeReturnAll(proxy.url, { maxParallelRequests: 10 })),
+		// as users get it: one read, as the baselines read
+		node: async () => await nodeReturnAll(proxy.url),
+		// Confirm List Unchanged on: a list of more than one page is read twice (pagination.ts)
+		'node, confirmed': async () => await nodeReturnAll(proxy.url, { confirmListUnchanged: true }),
+		'node, 10 parallel': async () => await nodeReturnAll(proxy.url, { maxParallelRequests: 10 }),
 	};
 	const times = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
 	const connections = {};
@@ -376,10 +357,10 @@ async function figure7() {
 	// With 6 in flight, the whole's first page and then requests/6 rounds one after another.
 	const floor = (parallel) => (1 + (requests.node - 1) / parallel) * 2 * rttMs;
 	const same = identical.node && identical['node, 10 parallel'] && identical['node, confirmed'];
-	report(7, `Return All 10,000 mail items over ${rttMs} ms round trips (median of 3 interleaved rounds; mailbox 70% letters; confirmation off)`, `${s(node)}, ${requests.node} requests, ${connections.node} connections, ${same ? 'identical items in the API order' : 'ITEMS DIFFER from the sequential read'}`, `${s(loop)} bare fetch loop with keep-alive (${requests['keep-alive loop']} requests, ${connections['keep-alive loop']} connection${connections['keep-alive loop'] === 1 ? '' : 's'})`, fmt(node / loop, 3), '<= 0.35, requests <= 110, identical', node / loop <= 0.35 && requests.node <= 110 && same, `n8n's helper one page after another (the design before): ${s(helper)} (${fmt(helper / loop, 2)}x the loop); the round-trip floor with 6 in flight, 2 round trips per request (connection + request): ${s(floor(6))} = ${fmt(floor(6) / loop, 2)}x the loop`);
+	report(7, `Return All 10,000 mail items over ${rttMs} ms round trips (median of 3 interleaved rounds; mailbox 70% letters; defaults: one read, 6 in flight)`, `${s(node)}, ${requests.node} requests, ${connections.node} connections, ${same ? 'identical items in the API order' : 'ITEMS DIFFER from the sequential read'}`, `${s(loop)} bare fetch loop with keep-alive (${requests['keep-alive loop']} requests, ${connections['keep-alive loop']} connection${connections['keep-alive loop'] === 1 ? '' : 's'})`, fmt(node / loop, 3), '<= 0.35, requests <= 110, identical', node / loop <= 0.35 && requests.node <= 110 && same, `n8n's helper one page after another (the design before): ${s(helper)} (${fmt(helper / loop, 2)}x the loop); the round-trip floor with 6 in flight, 2 round trips per request (connection + request): ${s(floor(6))} = ${fmt(floor(6) / loop, 2)}x the loop`);
 	const pages = Math.ceil(10_000 / 100);
-	report(7, 'same, with the confirming second read (on, as users get it)', `${s(confirmed)}, ${requests['node, confirmed']} requests`, `${s(node)} with it off (${requests.node} requests); bare fetch loop ${s(loop)}`, fmt(confirmed / node, 2), `requests <= 2 x ${pages} pages + 10, identical`, requests['node, confirmed'] <= 2 * pages + 10 && identical['node, confirmed'], `${fmt(confirmed / loop, 2)}x the bare loop`);
-	report(7, 'same, Max Parallel Requests 10 (confirmation off)', `${s(wide)}, ${requests['node, 10 parallel']} requests`, `${s(loop)} bare fetch loop`, fmt(wide / loop, 3), '(diagnostic)', true, `round-trip floor with 10 in flight: ${s(floor(10))}`);
+	report(7, 'same, with Confirm List Unchanged on (a second, confirming read)', `${s(confirmed)}, ${requests['node, confirmed']} requests`, `${s(node)} with it off, the default (${requests.node} requests); bare fetch loop ${s(loop)}`, fmt(confirmed / node, 2), `requests <= 2 x ${pages} pages + 10, identical`, requests['node, confirmed'] <= 2 * pages + 10 && identical['node, confirmed'], `${fmt(confirmed / loop, 2)}x the bare loop`);
+	report(7, 'same, Max Parallel Requests 10', `${s(wide)}, ${requests['node, 10 parallel']} requests`, `${s(loop)} bare fetch loop`, fmt(wide / loop, 3), '(diagnostic)', true, `round-trip floor with 10 in flight: ${s(floor(10))}`);
 }
 
 import { createRequire } from 'node:module';

@@ -56,6 +56,32 @@ export function returnAllAndLimit(): INodeProperties[] {
 }
 
 /**
+ * Return All's Options collection (node parameter `options`, shown with Return All on): Confirm
+ * List Unchanged, then the operation's own options (sorted by name).
+ */
+export function returnAllOptions(options: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { returnAll: [true] } },
+		options: [
+			{
+				displayName: 'Confirm List Unchanged',
+				name: 'confirmListUnchanged',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to read the list a second time and return it only when both reads give the same items in the same order. Catches an item missed or repeated because the list changed while it was read. Costs about twice the requests and time, and fails when the list keeps changing.',
+			},
+			...options,
+		],
+	};
+}
+
+/**
  * Resource locator for an object picked from a searchable list (`searchListMethod`, a method of
  * the action node's listSearch) or given by ID. `idPattern` lets the editor flag a malformed ID;
  * the operation checks the ID again at run time (getId), also when a saved workflow holds a

@@ -87,14 +87,21 @@ export const MAIL_SPLITS: readonly SplitDimension[] = [
 	{ param: 'is_read', values: ['true', 'false'], sampleValue: (item) => (typeof item.is_read === 'boolean' ? String(item.is_read) : undefined) },
 ];
 
-/** The order GET /v1/mails returns: by arrival (newest or oldest first), ties broken by id. */
+/**
+ * The order GET /v1/mails returns: by arrival (newest or oldest first), ties broken by id. Mail
+ * without an arrival date (nullable in the spec) comes first newest first and last oldest first,
+ * as if it arrived after everything else (how a database orders nulls in a descending sort).
+ */
 export function mailOrder(sort: string): (a: IDataObject, b: IDataObject) => number {
 	const direction = sort === 'oldest' ? 1 : -1;
 	// Each item's arrival parsed once: a merge of 10,000 items compares each many times.
 	const times = new WeakMap<IDataObject, number>();
 	const time = (item: IDataObject) => {
 		let parsed = times.get(item);
-		if (parsed === undefined) times.set(item, (parsed = Date.parse(String(item.arrival_date ?? '')) || 0));
+		if (parsed === undefined) {
+			const date = Date.parse(String(item.arrival_date ?? ''));
+			times.set(item, (parsed = Number.isNaN(date) ? Number.MAX_SAFE_INTEGER : date));
+		}
 		return parsed;
 	};
 	const id = (item: IDataObject) => Number(item.id);

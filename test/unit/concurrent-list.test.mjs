@@ -7,9 +7,6 @@ import { startSimulator } from '../simulator/server.mjs';
 import { DEFAULT_CREDENTIALS, dist, runNode } from '../harness/n8n-core-harness.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
-// These tests count and order the requests of one read. Return All reads a list of more than one
-// page a second time to confirm it (list-changes.test.mjs); that is turned off here and tested there.
-const { listPolicy } = dist('nodes/shared/state/listPolicy.js');
 const { planParts, RequestPool } = dist('nodes/shared/transport/index.js');
 const { merge } = dist('nodes/shared/transport/concurrent.js');
 const { MAIL_SPLITS } = dist('nodes/shared/mail.js');
@@ -22,11 +19,9 @@ beforeAll(async () => {
 	sim = await startSimulator({ count: 3000, seed: 1, letterShare: 70 });
 	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
 	Object.assign(retryPolicy, { baseDelayMs: 20, maxDelayMs: 50, budgetMs: 5_000 });
-	listPolicy.confirmReturnAll = false;
 });
 afterAll(async () => {
 	Object.assign(retryPolicy, saved);
-	listPolicy.confirmReturnAll = true;
 	await sim?.close();
 	nock.activate();
 });
@@ -95,6 +90,50 @@ describe('a concurrent Return All returns exactly what a sequential read does', 
 		expect(mailRequests()).toHaveLength(3);
 		expect(mailRequests().every((r) => added(r).length === 0 && r.query.sort === undefined)).toBe(true);
 	});
+});
+
+describe('items the divided read must not lose or misplace', () => {
+	/** The item at `position` of the newest-first list, changed in the mailroom. */
+	const edit = async (position, fields) => {
+		const id = (await apiOrder('sort=newest'))[position];
+		Object.assign(sim.db.mails.find((m) => m.id === id), fields);
+		sim.changed();
+		return id;
+	};
+
+	test('an item whose status no Status filter value selects (shipped): every item comes back in order, and nothing is said to have changed', async () => {
+		const shipped = await edit(1500, { mail_status: 'shipped' });
+		const expected = await apiOrder('sort=newest');
+		expect(expected).toContain(shipped);
+		expect(await apiOrder('sort=newest&status=inbox&status=archived&status=quarantine&status=discard_request')).not.toContain(shipped);
+		const { items, error } = await run(getAll());
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(expected);
+		// divided by status at first; that division was found to leave the item out and dropped early
+		const requests = mailRequests();
+		expect(requests.some((r) => r.query.status)).toBe(true);
+		expect(requests.length).toBeLessThanOrEqual(30 + 20);
+	});
+
+	test('an item whose status no Status filter value selects, in a list past 2 x the depth limit: every item once, in order', async () => {
+		sim.reset({ count: 25_000, seed: 4, letterShare: 70 });
+		await edit(12_345, { mail_status: 'shipped' });
+		const { items, error } = await run(getAll());
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(await apiOrder('sort=newest'));
+	});
+
+	for (const sort of ['newest', 'oldest']) {
+		test(`mail without an arrival date (null) stays where the API lists it, ${sort} first`, async () => {
+			const undated = await edit(1200, { arrival_date: null });
+			const expected = await apiOrder(`sort=${sort}`);
+			expect(expected.indexOf(undated)).toBe(sort === 'newest' ? 0 : expected.length - 1);
+			const { items, error } = await run(getAll({ sort }));
+			expect(error).toBeUndefined();
+			expect(mailRequests().some((r) => added(r).length > 0)).toBe(true); // read in parts and merged
+			expect(ids(items)).toEqual(expected);
+		});
+	}
 });
 
 describe('bounded concurrency', () => {

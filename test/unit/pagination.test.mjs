@@ -1,15 +1,9 @@
-import { afterAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import { MailItem } from '../support/schemas.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
 import { queryMails, MAIL_STATUSES, MAIL_TYPES } from '../simulator/mail-query.mjs';
-import { dist, runNode } from '../harness/n8n-core-harness.mjs';
-
-// These tests count the requests of one read. Return All reads a list of more than one page a
-// second time to confirm it (list-changes.test.mjs); that is turned off here and tested there.
-const { listPolicy } = dist('nodes/shared/state/listPolicy.js');
-listPolicy.confirmReturnAll = false;
-afterAll(() => (listPolicy.confirmReturnAll = true));
+import { runNode } from '../harness/n8n-core-harness.mjs';
 
 let api;
 beforeEach(() => {
@@ -161,14 +155,31 @@ describe('the 10,000-item depth limit is never silent', () => {
 		expect(api.requests.some((r) => r.query.cursor)).toBe(false);
 	});
 
-	test('parts that do not add up to the whole fail instead of returning a partial list', async () => {
-		const mails = F.bulkMail(12_000);
+	test('parts by a filter that leave items out of an unchanged list: the next filter divides it, every item once', async () => {
+		// One item whose status no Status filter value selects: the parts by status miss it.
+		const mails = F.bulkMail(12_000, (n) => ({ mail_status: n === 7_000 ? 'shipped' : MAIL_STATUSES[n % 2], mail_type: MAIL_TYPES[n % 2] }));
+		api.serveList('/v1/mails', (params) => queryMails(mails, params));
+		const { items, error } = await runNode({ parameters: getAll() });
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(queryMails(mails, new URLSearchParams()).map((m) => m.id));
+		const probes = api.requests.filter((r) => !r.query.cursor).map((r) => Object.keys(r.query).filter((k) => k !== 'limit' && k !== 'sort').join());
+		// the whole, the parts by status, the whole again (unchanged), then the parts by mail type
+		expect(probes).toEqual(['', ...MAIL_STATUSES.map(() => 'status'), '', ...MAIL_TYPES.map(() => 'mail_type')]);
+	});
+
+	test('parts that do not add up because the list changed fail instead of returning a partial list', async () => {
+		const mails = F.bulkMail(12_000, (n) => ({ mail_status: MAIL_STATUSES[n % 2] }));
+		const late = { ...F.bulkMail(1)[0], id: '999999', mail_status: 'archived' };
+		let arrived = false;
 		api.serveList('/v1/mails', (params) => {
-			const result = queryMails(mails, params);
-			return params.has('status') ? result.slice(0, 100) : result; // the parts lose items
+			// mail arrives right after the whole's first page
+			const result = queryMails(arrived ? [late, ...mails] : mails, params);
+			arrived = true;
+			return result;
 		});
-		const { error } = await runNode({ parameters: getAll() });
-		expect(error.message).toMatch(/parts by status hold 100 items but the query matches 12000/);
+		const { items, error } = await runNode({ parameters: getAll() });
+		expect(items).toHaveLength(0);
+		expect(error.message).toMatch(/The list changed while it was being read: 12000 items matched when the read began, then 12001/);
 	});
 
 	test('Limit within the first 10,000 never splits', async () => {

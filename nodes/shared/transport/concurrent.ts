@@ -23,9 +23,16 @@ export interface ConcurrentReadOptions {
 	refine: (leaf: { query: Query; first: Page }) => Promise<Array<{ query: Query; first: Page }>>;
 }
 
-/** A read that does not add up: the list changed under it (or parts do not cover the whole). */
+/** A read that does not add up: the list changed under it. */
 interface Changed {
 	changed: string;
+}
+
+/** Parts whose counts do not add up to the whole's: a change, or a division that leaves items out. */
+interface Mismatch {
+	mismatch: string;
+	/** The filters the list was divided by. */
+	params: string[];
 }
 
 /** Pages one part needs before dividing the list pays for the extra first pages. */
@@ -36,32 +43,51 @@ const PAGES_PER_PART = 8;
  * is divided into exclusive parts (planParts, sized from the first page), each part is read from
  * both ends at once (its sort and the reverse sort, meeting in the middle), and the parts are
  * merged back in the API's order. total_count is checked: the parts add up to the whole, and every
- * page of a part reports the part's first count. A list whose counts changed during the read is
- * read once more; a second change fails rather than return a list that may miss or repeat items.
- * Counts do not see one item leaving above the read position while another enters below it;
- * listPaginated's confirming second read is what catches that. A part
- * that fails fails the whole read, naming the part; no request is left running.
+ * page of a part reports the part's first count. Parts that do not add up while the whole's count
+ * stayed the same are a division that leaves items out (an item whose value no filter value
+ * selects): the list is read again without dividing by those filters, never reported as changed.
+ * A list whose counts changed during the read is read once more; a second change fails rather
+ * than return a list that may miss or repeat items. Counts do not see one item leaving above the
+ * read position while another enters below it; listPaginated's confirming read (an option) is
+ * what catches that. A part that fails fails the whole read, naming the part; no request is left
+ * running.
  */
 export async function readConcurrently(ctx: ApiContext, path: string, query: Query, whole: Page, options: ConcurrentReadOptions): Promise<IDataObject[]> {
-	const result = await readOnce(ctx, path, query, whole, options);
-	if (!('changed' in result)) return result;
-	const again = await readOnce(ctx, path, query, await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, { pool: options.pool }), options);
-	if (!('changed' in again)) return again;
-	throw new NodeOperationError(ctx.getNode(), `The list changed while it was being read, twice: ${again.changed}`, {
-		itemIndex: options.itemIndex,
-		description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again, or set Max Parallel Requests to 1.',
-	});
+	let first = whole;
+	let splits = options.splits;
+	for (let changes = 0; ; ) {
+		const result = await readOnce(ctx, path, query, first, { ...options, splits });
+		if (Array.isArray(result)) return result;
+		const again = await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, { pool: options.pool });
+		if ('mismatch' in result && again.total_count === first.total_count) {
+			// The whole is as it was: these filters do not cover every item. Each round drops at
+			// least one filter, so this ends with the list read undivided.
+			splits = splits.filter((split) => !result.params.includes(split.param));
+		} else if (++changes === 2) {
+			throw new NodeOperationError(ctx.getNode(), `The list changed while it was being read, twice: ${'changed' in result ? result.changed : result.mismatch}`, {
+				itemIndex: options.itemIndex,
+				description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again, or set Max Parallel Requests to 1.',
+			});
+		}
+		first = again;
+	}
 }
 
-async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page, options: ConcurrentReadOptions): Promise<IDataObject[] | Changed> {
+async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page, options: ConcurrentReadOptions): Promise<IDataObject[] | Changed | Mismatch> {
 	const total = first.total_count;
 	const pages = Math.ceil(total / PAGE_SIZE_MAX);
 	const wanted = options.pool.max <= 2 ? 1 : Math.min(Math.ceil(options.pool.max / 2) + 2, Math.floor(pages / PAGES_PER_PART));
 	const planned = wanted > 1 ? planParts(query, first.data, total, options.splits, wanted) : [];
 	const stop = { failed: false };
-	const read = async (part: Query, partFirst: Page | undefined, estimate: number) => {
+	// Each part's count as soon as its first page answers: parts that cannot add up stop at once.
+	const sizes: Array<number | undefined> = planned.map(() => undefined);
+	const sized = (k: number, size: number) => {
+		sizes[k] = size;
+		if (planned.length > 1 && sizes.every((n) => n !== undefined) && sizes.reduce((a, b) => a! + b!, 0) !== total) stop.failed = true;
+	};
+	const read = async (part: Query, partFirst: Page | undefined, estimate: number, k: number) => {
 		try {
-			return await readPart(ctx, path, part, partFirst, estimate, options, stop);
+			return await readPart(ctx, path, part, partFirst, estimate, options, stop, (size) => sized(k, size));
 		} catch (error) {
 			stop.failed = true;
 			throw planned.length > 1 ? namePart(error, part, query) : error;
@@ -69,13 +95,16 @@ async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page
 	};
 	// The whole's first page only sized the parts: each part starts with its own first page.
 	const parts = await settle(
-		planned.length > 1 ? planned.map((part) => read({ ...part.query, ...options.splitQuery }, undefined, part.estimate)) : [read(query, first, total)],
+		planned.length > 1 ? planned.map((part, k) => read({ ...part.query, ...options.splitQuery }, undefined, part.estimate, k)) : [read(query, first, total, 0)],
 	);
+	if (planned.length > 1 && sizes.every((n) => n !== undefined)) {
+		const sum = sizes.reduce((a, b) => a! + b!, 0)!;
+		const params = [...new Set(planned.flatMap((part) => addedFilters(part.query, query)))];
+		if (sum !== total) return { mismatch: `the parts by ${params.join(', ')} hold ${sum} items but the query matches ${total}`, params };
+	}
 	const changed = parts.find((part): part is Changed => 'changed' in part);
 	if (changed) return changed;
 	const done = parts as Array<{ lists: IDataObject[][]; size: number }>;
-	const sum = done.reduce((n, part) => n + part.size, 0);
-	if (sum !== total) return { changed: `the parts by ${splitParams(query, planned.map((part) => part.query))} hold ${sum} items but the query matches ${total}` };
 	const lists = done.flatMap((part) => part.lists);
 	const items = lists.length === 1 ? lists[0] : merge(lists, options.order);
 	const ids = new Set(items.map((item) => item.id));
@@ -97,8 +126,10 @@ async function readPart(
 	estimate: number,
 	options: ConcurrentReadOptions,
 	stop: { failed: boolean },
+	onSized: (size: number) => void = () => {},
 ): Promise<{ lists: IDataObject[][]; size: number } | Changed> {
 	let size = first?.total_count;
+	if (size !== undefined) onSized(size);
 	let firstPage = first;
 	const state = { read: 0, claimed: 0 };
 	// Pages asked for but not yet answered count as read, so the two ends never ask for the same items.
@@ -122,7 +153,10 @@ async function readPart(
 				for (const item of page.data) items.push(item);
 				state.read += page.data.length;
 				totals.push(page.total_count);
-				size ??= page.total_count;
+				if (size === undefined) {
+					size = page.total_count;
+					onSized(size);
+				}
 				sized();
 				if (stop.failed || tooDeep() || left() <= 0) break;
 				state.claimed += PAGE_SIZE_MAX;
@@ -150,6 +184,7 @@ async function readPart(
 		return await chain(reverse, undefined, size === undefined);
 	})();
 	const [front, back] = await settle([frontRead, backRead]);
+	if (stop.failed) return { changed: 'the read was stopped' }; // another part's count or failure ended it
 
 	if (tooDeep()) {
 		const pieces = await options.refine({ query, first: firstPage! });
@@ -185,10 +220,6 @@ async function settle<T>(promises: Array<Promise<T>>): Promise<T[]> {
 	const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
 	if (failure) throw failure.reason;
 	return results.map((r) => (r as PromiseFulfilledResult<T>).value);
-}
-
-function splitParams(whole: Query, parts: Query[]): string {
-	return [...new Set(parts.flatMap((part) => addedFilters(part, whole)))].join(', ');
 }
 
 function namePart(error: unknown, part: Query, whole: Query): unknown {

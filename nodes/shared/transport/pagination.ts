@@ -8,7 +8,6 @@ import { readConcurrently } from './concurrent';
 import { divideQuery, type SplitDimension } from './partition';
 import { RequestPool } from './pool';
 import { eachPage, getPage, type Page } from './pages';
-import { listPolicy } from '../state/listPolicy';
 
 export interface ListOptions {
 	returnAll: boolean;
@@ -26,6 +25,8 @@ export interface ListOptions {
 	reverseQuery?: Query;
 	/** Requests in flight at most for Return All (1: one page after another). */
 	maxParallel?: number;
+	/** Return All: read a list of more than one page again and return it only when both reads agree. */
+	confirmUnchanged?: boolean;
 }
 
 interface Leaf {
@@ -34,7 +35,7 @@ interface Leaf {
 }
 
 /**
- * Read a cursor-paginated list. Return All asks 100 per page; Limit asks min(limit, 100) and keeps
+ * Read a cursor-paginated list, once. Return All asks 100 per page; Limit asks min(limit, 100) and keeps
  * the same page size on every page (the cursor is bound to the query). Guards: stops on a null
  * cursor, fails on a repeated cursor or a runaway page count. When more items match than
  * pagination can reach (10,000), the query is split into exclusive parts that each fit, the parts'
@@ -42,6 +43,7 @@ interface Leaf {
  * reaches every item, it fails before fetching and says how many exist and how many are reachable.
  * Return All with `maxParallel` above 1 on a list that can be read from its other end goes to
  * readConcurrently (concurrent.ts) once the first page shows there is more than one.
+ * `confirmUnchanged` (the Confirm List Unchanged option) adds a second read, see below.
  */
 export async function listPaginated(
 	this: ApiContext,
@@ -52,7 +54,7 @@ export async function listPaginated(
 	const shape = { severalPages: false };
 	const items = await readList.call(this, path, query, options, shape);
 	// A list that came in one request (one page, full or not) has no page boundary to slip across.
-	if (!options.returnAll || !listPolicy.confirmReturnAll || !shape.severalPages) return items;
+	if (!options.returnAll || !options.confirmUnchanged || !shape.severalPages) return items;
 	// The counts cannot see every change: with the API's position-counting cursors, one item leaving
 	// above the read position and another entering below it leave every total_count as it was, and
 	// the item pushed across a page boundary is missed. So a list read in several requests is read
@@ -67,7 +69,7 @@ export async function listPaginated(
 	}
 	throw new NodeOperationError(this.getNode(), 'The list changed while it was being read: three reads in a row gave different items', {
 		itemIndex: options.itemIndex,
-		description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query.',
+		description: 'Confirm List Unchanged is on: nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query.',
 	});
 }
 
@@ -146,7 +148,9 @@ function unreachableError(ctx: ApiContext, whole: Page, leaves: Leaf[], options:
 
 /**
  * Probe each part's first page (it doubles as the part's first data page) and recurse until every
- * part holds at most `reach` items (what one query can page through).
+ * part holds at most `reach` items (what one query can page through). Parts that do not add up to
+ * the whole while the whole's count stayed the same leave items out (an item whose value no filter
+ * value selects): the next filter is tried instead. A whole whose count changed fails.
  */
 async function planSplit(
 	ctx: ApiContext,
@@ -157,27 +161,30 @@ async function planSplit(
 	reach: number,
 ): Promise<Leaf[]> {
 	if (whole.first.total_count <= reach) return [whole];
-	const division = divideQuery(whole.query, options.splits ?? [], from);
-	if (!division) return [whole];
-	const parts: Leaf[] = [];
-	for (const part of division.parts) {
-		const query: Query = { ...part, ...options.splitQuery };
-		parts.push({ query, first: await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex) });
+	for (let division = divideQuery(whole.query, options.splits ?? [], from); division; division = divideQuery(whole.query, options.splits ?? [], division.next)) {
+		const parts: Leaf[] = [];
+		for (const part of division.parts) {
+			const query: Query = { ...part, ...options.splitQuery };
+			parts.push({ query, first: await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex) });
+		}
+		const sum = parts.reduce((total, part) => total + part.first.total_count, 0);
+		if (sum !== whole.first.total_count) {
+			const again = await getPage(ctx, path, whole.query, PAGE_SIZE_MAX, undefined, options.itemIndex);
+			if (again.total_count === whole.first.total_count) continue;
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The list changed while it was being read: ${whole.first.total_count} items matched when the read began, then ${again.total_count}`,
+				{
+					itemIndex: options.itemIndex,
+					description: `Nothing was returned rather than a list that may miss or repeat items. Run the node again, or narrow the query${options.narrowHint ? ` with ${options.narrowHint}` : ''} to under ${DEPTH_LIMIT} items so that it needs no split.`,
+				},
+			);
+		}
+		const leaves: Leaf[] = [];
+		for (const part of parts) leaves.push(...(await planSplit(ctx, path, part, options, division.next, reach)));
+		return leaves;
 	}
-	const sum = parts.reduce((total, part) => total + part.first.total_count, 0);
-	if (sum !== whole.first.total_count) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Could not prove the split result complete: the parts by ${division.param} hold ${sum} items but the query matches ${whole.first.total_count}`,
-			{
-				itemIndex: options.itemIndex,
-				description: `Items matching no ${division.param} value, or mail arriving during the run, make the counts differ. Narrow the query${options.narrowHint ? ` with ${options.narrowHint}` : ''} to under ${DEPTH_LIMIT} items, or run again.`,
-			},
-		);
-	}
-	const leaves: Leaf[] = [];
-	for (const part of parts) leaves.push(...(await planSplit(ctx, path, part, options, division.next, reach)));
-	return leaves;
+	return [whole];
 }
 
 /** Read one query's pages into `out`; returns how many items its pages held and each page's total_count. */

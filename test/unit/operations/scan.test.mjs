@@ -102,8 +102,8 @@ describe('scan lists and files', () => {
 		mock.api.serveList('/v1/scans', () => scans);
 		const { items } = await runNode({ parameters: { resource: 'scan', operation: 'getAll', returnAll: true } });
 		expect(items).toHaveLength(120);
-		// two pages, read twice: Return All confirms a list of more than one page with a second read
-		expect(mock.api.requests).toHaveLength(4);
+		// two pages, read once (Confirm List Unchanged is off by default)
+		expect(mock.api.requests).toHaveLength(2);
 	});
 });
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { filtersCollection, returnAllAndLimit } from '../../../shared/descriptions';
+import { filtersCollection, returnAllAndLimit, returnAllOptions } from '../../../shared/descriptions';
 import { forOperation } from '../../../shared/display';
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { MAIL_FILTERS, MAIL_SPLITS, mailOrder, mailQuery } from '../../../shared/mail';
@@ -15,25 +15,17 @@ const DEFAULT_PARALLEL = 6;
 const properties: INodeProperties[] = [
 	...returnAllAndLimit(),
 	filtersCollection(MAIL_FILTERS),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { returnAll: [true] } },
-		options: [
-			{
-				displayName: 'Max Parallel Requests',
-				name: 'maxParallelRequests',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
-				default: DEFAULT_PARALLEL,
-				description:
-					'How many pages to read at the same time when returning all. Large lists are divided into parts read at once, which is much faster over the internet; 1 reads one page after another.',
-			},
-		],
-	},
+	returnAllOptions([
+		{
+			displayName: 'Max Parallel Requests',
+			name: 'maxParallelRequests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
+			default: DEFAULT_PARALLEL,
+			description:
+				'How many pages to read at the same time when returning all. Large lists are divided into parts read at once, which is much faster over the internet; 1 reads one page after another.',
+		},
+	]),
 ];
 
 export const description = forOperation('mail', 'getAll', properties);
@@ -60,6 +52,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		reverseQuery: { sort: sort === 'oldest' ? 'newest' : 'oldest' },
 		order: mailOrder(sort),
 		maxParallel,
+		confirmUnchanged: options.confirmListUnchanged === true,
 		narrowHint: 'the Arrived, Folder or Search filter',
 	});
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { LIST_PERIODS, SCAN_LIST_STATUSES, SCAN_REQUEST_TYPES } from '../../../shared/constants';
-import { filtersCollection, optionsOf, PERIOD_OPTIONS, returnAllAndLimit, SORT_FILTER } from '../../../shared/descriptions';
+import { filtersCollection, optionsOf, PERIOD_OPTIONS, returnAllAndLimit, returnAllOptions, SORT_FILTER } from '../../../shared/descriptions';
 import { checkId, checkOneOf, readReturnAll } from '../../../shared/validate';
 import { listPaginated, type Query } from '../../../shared/transport';
 import { forOperation } from '../../../shared/display';
@@ -26,6 +26,7 @@ const properties: INodeProperties[] = [
 			],
 		},
 	]),
+	returnAllOptions(),
 ];
 
 export const description = forOperation('scan', 'getAll', properties);
@@ -48,5 +49,6 @@ function scanQuery(this: IExecuteFunctions, filters: IDataObject, i: number): Qu
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const { returnAll, limit } = readReturnAll.call(this, i);
 	const query = scanQuery.call(this, this.getNodeParameter('filters', i, {}) as IDataObject, i);
-	return await listPaginated.call(this, '/v1/scans', query, { returnAll, limit, itemIndex: i });
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	return await listPaginated.call(this, '/v1/scans', query, { returnAll, limit, itemIndex: i, confirmUnchanged: options.confirmListUnchanged === true });
 }

@@ -195,7 +195,7 @@ test('the editor opens every example', async () => {
 
 // ---------------------------------------------------------------------------------------------
 // The node creator lists every operation of the action node, grouped by resource, and choosing
-// one opens the node on it (#23); the ID pickers list the simulator's items; filing one branch of
+// one opens the node on it; the ID pickers list the simulator's items; filing one branch of
 // a sorting workflow, counted in clicks.
 const requireFromHere = createRequire(import.meta.url);
 const { VirtualMailbox } = requireFromHere('../../dist/nodes/VirtualMailbox/VirtualMailbox.node.js');
@@ -228,7 +228,7 @@ const FILING_WORKFLOW = {
 	pinData: { 'Virtual Mailbox Trigger': [{ json: { id: '100002', sender_name: 'City Utilities', mail_type: 'letter', event: 'new-mail' } }] },
 };
 
-describe('node creator actions and ID pickers (#23)', () => {
+describe('node creator actions and ID pickers', () => {
 	const creator = () => page.locator('[data-test-id="node-creator"]');
 	const ndv = () => page.locator('[data-test-id="ndv"]');
 	const closePanel = async () => {

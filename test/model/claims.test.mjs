@@ -1,6 +1,6 @@
-// Model test of the webhook trigger's claim (nodes/VirtualMailboxTrigger/claims.ts, issue #26):
-// the built claimDelivery in several simulated n8n processes against a model of n8n's
-// processed_data store in virtual time, seeded schedules, and an oracle (the true history of which
+// Model test of the webhook trigger's claim (nodes/VirtualMailboxTrigger/claims.ts): the built
+// claimDelivery in several simulated n8n processes against the model of n8n's processed_data
+// store (test/support/deduplication-store.mjs) in virtual time, seeded schedules, and an oracle (the true history of which
 // executions answered what). Properties, checked on every schedule:
 //   LOST     a delivery none of whose copies ran ('new', 'unsettled', 'unguarded' run; 'duplicate' does not): never;
 //   DOUBLED  a delivery run by two executions: never, unless a lock was force-deleted or a foreign row exists;
@@ -17,177 +17,14 @@
 // the same checks catch a store without its primary key, a plain check-and-record, a lock taken
 // over LOCK and, with store errors, a failed record retried by the store that takes its own landed
 // key for a copy's. `VMB_CLAIM_SEED=<n>` runs that one seed (with its trace); `VMB_CLAIM_SEEDS=<n>` runs n.
-import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
+import { claimDelivery, claimPolicy, claimStoreOf, deduplicationHelpers, hashOf, lockValues, NODE, NODE_ID, processedDataTable, rng, virtualClock, WORKFLOW } from '../support/deduplication-store.mjs';
 import { dist } from '../harness/n8n-core-harness.mjs';
-import { rng } from '../simulator/data.mjs';
-import { virtualClock } from '../support/virtual-clock.mjs';
 
-// claimStoreOf: the ClaimStore an execution builds from its helpers, as VirtualMailboxTrigger.node.ts execute() does.
-const { claimDelivery, claimPolicy, claimStoreOf, FOREIGN_ROW_WARNING, lockValues } = dist('nodes/VirtualMailboxTrigger/claims.js');
+const { FOREIGN_ROW_WARNING } = dist('nodes/VirtualMailboxTrigger/claims.js');
 
 const SEED = process.env.VMB_CLAIM_SEED ? Number(process.env.VMB_CLAIM_SEED) : undefined;
 const replayCommand = (seed, kind) => `VMB_CLAIM_SEED=${seed} npx vitest run --config vitest.config.mjs --project model test/model/claims.test.mjs -t '${kind}:'`;
-
-const WORKFLOW = '';
-const NODE_ID = 'trigger-node';
-const NODE = `n:${NODE_ID}`;
-/** n8n's value hash (DeduplicationHelper.createValueHash). */
-const hashOf = (value) => createHash('md5').update(String(value)).digest('base64');
-/** n8n's DeduplicationError for a row saved in another mode (validateMode). */
-const MODE_MISMATCH = 'Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter. Try ’Clean Database’ operation to reset.';
-
-/**
- * n8n's processed_data table as Postgres runs it: one row per context (this workflow: '' for scope
- * workflow, 'n:<node>' for scope node), PRIMARY KEY (workflowId, context). A statement takes a
- * 1–3 ms round trip. `writeMs()` is the BEFORE INSERT OR UPDATE trigger's pg_sleep: an UPDATE runs
- * it holding the row lock; an INSERT runs it before its primary key check, which fails (unique
- * violation) when the row is there then, and waits for an insert of the same row that is between
- * its check and its commit. An UPDATE targets the row its statement sees when it starts, waits for
- * its lock and writes nothing if that row was deleted meanwhile; a DELETE waits for the lock and is
- * atomic. Reads see committed rows only. `enforcePrimaryKey: false` is a mutant: an insert replaces
- * the row. `log` gets every committed change.
- */
-function processedDataTable({ clock, random, writeMs, enforcePrimaryKey = true, log }) {
-	const rows = new Map();
-	const committing = new Map();
-	let generation = 0;
-	const roundTrip = () => clock.wait(1 + Math.floor(random() * 3));
-	const lockRow = async (row) => {
-		const previous = row.lockTail;
-		let release;
-		row.lockTail = new Promise((resolve) => (release = resolve));
-		await previous;
-		return release;
-	};
-	return {
-		rows,
-		/** Seeds a row as another node left it. */
-		put(context, value, by = 'other node') {
-			rows.set(context, { generation: ++generation, value: structuredClone(value), by, lockTail: Promise.resolve() });
-		},
-		async select(context) {
-			await roundTrip();
-			const row = rows.get(context);
-			return row && { value: structuredClone(row.value) };
-		},
-		async insert(context, value, by) {
-			await clock.wait(writeMs());
-			for (;;) {
-				const other = committing.get(context);
-				if (!other) break;
-				await other;
-			}
-			if (rows.has(context) && enforcePrimaryKey) {
-				log({ by, op: 'insert', context, failed: 'unique violation' });
-				throw new Error(`duplicate key value violates unique constraint "PK_processed_data" (context '${context}')`);
-			}
-			let commit;
-			committing.set(context, new Promise((resolve) => (commit = resolve)));
-			await roundTrip();
-			const before = rows.get(context)?.value;
-			rows.set(context, { generation: ++generation, value: structuredClone(value), by, lockTail: Promise.resolve() });
-			committing.delete(context);
-			commit();
-			log({ by, op: 'insert', context, before, after: value });
-		},
-		async update(context, value, by) {
-			await roundTrip();
-			const target = rows.get(context);
-			if (!target) return log({ by, op: 'update', context, failed: 'no row' });
-			const release = await lockRow(target);
-			try {
-				if (rows.get(context) !== target) return log({ by, op: 'update', context, failed: 'row deleted meanwhile' });
-				await clock.wait(writeMs());
-				const before = target.value;
-				target.value = structuredClone(value);
-				log({ by, op: 'update', context, before, after: value });
-			} finally {
-				release();
-			}
-		},
-		async delete(context, by) {
-			await roundTrip();
-			const target = rows.get(context);
-			if (!target) return;
-			const release = await lockRow(target);
-			if (rows.get(context) === target) {
-				rows.delete(context);
-				log({ by, op: 'delete', context, before: target.value, insertedBy: target.by });
-			}
-			release();
-		},
-	};
-}
-
-/**
- * n8n's deduplication helpers (DeduplicationHelper, mode "entries") for one process: each reads
- * (findOne), then, after a gap outside any lock (`busy()`: this process's event loop busy with other
- * executions, a wait for a pool connection), writes what it computed from that read.
- * `hang(op, scope)` lets a scenario make a call never answer (a stopped process, a lost write), or
- * answer late: it returns a promise the call waits on first, or undefined. `fault(op, scope)` (the
- * errors kind) makes a call throw before it reaches the store ('before': a connection dropped
- * before the statement) or after its statement committed ('after': the reply lost), or wait
- * (`delay`, a promise) before its statement; undefined for a call that goes through.
- */
-function deduplicationHelpers(table, proc) {
-	const contextOf = (scope) => (scope === 'node' ? NODE : WORKFLOW);
-	const call = async (op, scope, body) => {
-		const held = proc.hang?.(op, scope);
-		if (held) await held;
-		const fault = proc.fault?.(op, scope);
-		if (fault?.delay) await fault.delay;
-		await proc.busy();
-		if (fault?.when === 'before') throw new Error(`Connection terminated unexpectedly (${op}, before the statement)`);
-		const result = await body(contextOf(scope));
-		if (fault?.when === 'after') throw new Error(`Connection terminated unexpectedly (${op}, after the statement committed)`);
-		return result;
-	};
-	return {
-		checkProcessedAndRecord: (items, scope, options) =>
-			call('record', scope, async (context) => {
-				const found = await table.select(context);
-				if (found && found.value.mode !== options.mode) throw new Error(MODE_MISMATCH);
-				await proc.busy();
-				const hashed = items.map(hashOf);
-				if (!found) {
-					if (options.maxEntries) hashed.splice(0, hashed.length - options.maxEntries);
-					await table.insert(context, { mode: options.mode, data: hashed }, proc.name);
-					return { new: items, processed: [] };
-				}
-				const result = { new: [], processed: [] };
-				if (!Array.isArray(found.value.data)) return result;
-				const seen = new Set(found.value.data);
-				hashed.forEach((hash, index) => {
-					if (seen.has(hash)) result.processed.push(items[index]);
-					else {
-						result.new.push(items[index]);
-						found.value.data.push(hash);
-					}
-				});
-				if (options.maxEntries) found.value.data.splice(0, found.value.data.length - options.maxEntries);
-				await table.update(context, found.value, proc.name);
-				return result;
-			}),
-		getProcessedDataCount: (scope, options) =>
-			call('count', scope, async (context) => {
-				const found = await table.select(context);
-				return options.mode === 'entries' && found && Array.isArray(found.value.data) ? found.value.data.length : 0;
-			}),
-		clearAllProcessedItems: (scope) => call('delete', scope, async (context) => await table.delete(context, proc.name)),
-		removeProcessed: (items, scope) =>
-			call('remove', scope, async (context) => {
-				const found = await table.select(context);
-				if (!found || !Array.isArray(found.value.data)) return;
-				await proc.busy();
-				for (const hash of items.map(hashOf)) {
-					const index = found.value.data.indexOf(hash);
-					if (index !== -1) found.value.data.splice(index, 1);
-				}
-				await table.update(context, found.value, proc.name);
-			}),
-	};
-}
 
 const FAST = { label: '0–5 ms', ms: (random) => Math.floor(random() * 6) };
 const slow = (ms) => ({ label: `${ms} ms`, ms: () => ms });
@@ -259,6 +96,7 @@ async function runSchedule(seed, override = {}) {
 			const gap = Math.floor(busiest * random());
 			if (gap >= 1) await clock.wait(gap);
 		};
+		proc.gap = proc.busy;
 		return proc;
 	});
 	// Store errors (errors kind): each call fails before its statement or after it committed (half
@@ -299,9 +137,9 @@ async function runSchedule(seed, override = {}) {
 	const faulty = procs[0];
 	const stopAtLock = 1 + Math.floor(random() * 2);
 	const lateMs = 61_000 + Math.floor(random() * 39_000);
-	faulty.hang = (op, scope) => {
+	faulty.before = (op) => {
 		if (faulty.dead) return never;
-		if (op === 'record' && scope === 'node' && ++faulty.records === 2) {
+		if (op === 'record-node' && ++faulty.records === 2) {
 			if (kind === 'slow-write') {
 				note(`p1's record of keys is held ${lateMs} ms before it reaches the store`);
 				slowWrites.push({ from: clock.now(), until: clock.now() + lateMs });
@@ -318,8 +156,8 @@ async function runSchedule(seed, override = {}) {
 	};
 	if (kind === 'stop') {
 		const insert = table.insert;
-		table.insert = async (context, value, by) => {
-			await insert(context, value, by);
+		table.insert = async (context, value, by, ms) => {
+			await insert(context, value, by, ms);
 			if (by === faulty.name && context === WORKFLOW && ++faulty.locks === stopAtLock) {
 				faulty.dead = true;
 				note(`p1 stops for good, holding the lock`);

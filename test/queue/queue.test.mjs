@@ -323,7 +323,7 @@ describe('after every n8n process restarts', () => {
 		expect(perMinute).toBeLessThanOrEqual(2);
 		report(`poll trigger: packages emitted ${emitted.length} (goal 2, once each, across a main restart); at most ${perMinute} poll request(s) in any minute`);
 
-		// The scan that completed while n8n was down is emitted once, its file downloaded (review row 2).
+		// The scan that completed while n8n was down is emitted once, its file downloaded.
 		await waitFor(async () => (await scanPollOutput()).some((s) => s.scan_id === polled.scan.id), 150_000);
 		await new Promise((resolve) => setTimeout(resolve, 65_000)); // one more poll: nothing again
 		const downloads = (await scanPollOutput()).filter((s) => s.scan_id === polled.scan.id);

@@ -1,7 +1,7 @@
-// Issue #24, part 1: a download deadline is a deadline. n8n's `timeout` restarts with every byte,
-// so a host that sends one byte every 200 ms kept a download with a 1 s limit alive for 6 s. These
-// tests put such a host in front of the simulator: API requests pass through to the simulator, file
-// links (/files/…) dribble. Each failed on the code before (the downloads succeeded after 6 s).
+// A download deadline is a deadline. n8n's `timeout` restarts with every byte, so a host that sends
+// one byte every 200 ms could keep a download with a 1 s limit alive for 6 s. These tests put such a
+// host in front of the simulator: API requests pass through to the simulator, file links (/files/…)
+// dribble; a download that succeeded after 6 s would fail them.
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
@@ -158,8 +158,8 @@ describe('a download ends at its deadline, however the host sends', () => {
 	});
 
 	test('poll trigger: one deadline for all of a poll\'s downloads, not one per item', async () => {
-		// Failed on the code before: each of the 4 items got its own 1 s deadline, so the poll was
-		// held 4 s (4 × 120 s in production) and every item's transfer was started and cut in turn.
+		// Not one 1 s deadline per item: with 4 items that would let the poll be
+		// held 4 s (4 × 120 s in production), every item's transfer started and cut in turn.
 		const parameters = { event: 'new-mail', filters: {}, options: { downloadFile: true } };
 		const first = await runPoll({ parameters, credentials });
 		for (let k = 0; k < 4; k++) await control('/mail', { sender_name: `Dribble ${k}` });

@@ -229,8 +229,8 @@ describe('secrets never leak', () => {
 });
 
 // API bodies are read as streams (so a deadline can close them) and parsed by parsedBody: they must
-// still come out as n8n's json:true gave them. The BOM test failed on the code before (axios strips
-// a BOM, the stream read did not, so the body stayed text and the operation failed).
+// still come out as n8n's json:true gave them. A BOM matters: axios strips it, a plain stream read
+// does not, and the body would stay text and the operation fail.
 describe('API bodies read as streams come out as n8n parsed them', () => {
 	const account = { id: 'acc_1', name: 'Ünïcode Corp', email: 'a@b.example' };
 

@@ -1,5 +1,6 @@
-// Findings of the security and reliability review, one test per row (the row number in each name).
-// Each failed on the code before its fix.
+// Security and reliability guarantees that cut across the nodes: bodies n8n cannot hand over, options
+// that are not numbers, IDs and file names from outside, redirects, timeouts, file hosts, and
+// split reads. Each describe block is one guarantee.
 import { beforeEach, describe, expect, test } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
@@ -22,7 +23,7 @@ beforeEach(() => {
 const trigger = (options = {}) => ({ events: ['new-mail', 'scan-update', 'open-update', 'shipment-update'], options });
 const newWorkflowId = () => `wf-hardening-${Math.random().toString(36).slice(2)}`;
 
-describe('row 1: a body n8n cannot hand over starts nothing', () => {
+describe('a body n8n cannot hand over starts nothing', () => {
 	const unreadable = (message) => ({
 		headers: { 'content-type': 'multipart/form-data; boundary=x' },
 		body: {},
@@ -44,7 +45,7 @@ describe('row 1: a body n8n cannot hand over starts nothing', () => {
 	});
 });
 
-describe('row 7: a tolerance or duplicate window that is not a number never turns a check off', () => {
+describe('a tolerance or duplicate window that is not a number never turns a check off', () => {
 	test('a stale delivery is still refused when the tolerance evaluates to NaN', async () => {
 		const stale = request(payloads['new-mail'], { timestamp: Date.now() - 60 * 60_000 });
 		const run = await runWebhook({ parameters: trigger({ toleranceMinutes: Number.NaN }), request: stale, workflowId: newWorkflowId() });
@@ -71,7 +72,7 @@ describe('row 7: a tolerance or duplicate window that is not a number never turn
 	});
 });
 
-describe('row 8: the credential is read again only when a new secret could change the answer', () => {
+describe('the credential is read again only when a new secret could change the answer', () => {
 	test('a stale delivery after a good one is refused from the kept credential, without a new read', async () => {
 		const workflowId = newWorkflowId();
 		const good = await runWebhook({ parameters: trigger(), request: request({ ...payloads['new-mail'], id: 7101 }), workflowId });
@@ -94,7 +95,7 @@ describe('row 8: the credential is read again only when a new secret could chang
 	});
 });
 
-describe('row 12: malformed problem details keep status and request_id; long texts are clipped', () => {
+describe('malformed problem details keep status and request_id; long texts are clipped', () => {
 	for (const errors of [{}, [null], 'oops', [{ field: 'x', message: { nested: true } }]]) {
 		test(`errors = ${JSON.stringify(errors)}`, async () => {
 			const body = { ...F.problem(422), errors };
@@ -113,7 +114,7 @@ describe('row 12: malformed problem details keep status and request_id; long tex
 	});
 });
 
-describe('row 13: ids that would change the path are refused before any request', () => {
+describe('IDs that would change the path are refused before any request', () => {
 	const cases = [
 		[{ resource: 'scan', operation: 'delete', scanId: '..' }, /Scan ID cannot be "\.\."/],
 		[{ resource: 'scan', operation: 'get', scanId: '.' }, /Scan ID cannot be "\."/],
@@ -135,7 +136,7 @@ describe('row 13: ids that would change the path are refused before any request'
 	});
 });
 
-describe('row 14: file names from links and headers', () => {
+describe('file names from links and headers', () => {
 	test('a malformed % escape in the link keeps the download and its raw name', () => {
 		expect(fileNameOf('', '/files/scans/100%-bill.pdf', 'fallback.pdf')).toBe('100%-bill.pdf');
 		expect(fileNameOf('attachment; filename*=UTF-8\'\'bad%E0%A4%A.pdf', '/x', 'fallback.pdf')).toBe('bad%E0%A4%A.pdf');
@@ -150,7 +151,7 @@ describe('row 14: file names from links and headers', () => {
 	});
 });
 
-describe('row 15: Retry-After of 0 or a past date still waits a minimum', () => {
+describe('a Retry-After of 0 or a past date still waits a minimum', () => {
 	const policy = { maxAttempts: 5, budgetMs: 60_000, baseDelayMs: 1_000, maxDelayMs: 20_000 };
 	const now = Date.parse('2026-11-23T12:00:00Z');
 	test('0 seconds', () => expect(nextDelay('GET', { kind: 'status', status: 429, retryAfter: '0' }, 1, 0, now, () => 0, policy)).toBe(500));
@@ -160,7 +161,7 @@ describe('row 15: Retry-After of 0 or a past date still waits a minimum', () => 
 	test('a longer Retry-After is honoured as given', () => expect(nextDelay('GET', { kind: 'status', status: 429, retryAfter: '3' }, 1, 0, now, () => 0, policy)).toBe(3000));
 });
 
-describe('row 4: API calls never follow a redirect, so the key and bodies stay on the configured server', () => {
+describe('API calls never follow a redirect, so the key and bodies stay on the configured server', () => {
 	test('a 307 on POST /v1/bank-accounts is an error naming the target; the target is never called', async () => {
 		const nock = (await import('nock')).default;
 		let reached = false;
@@ -179,7 +180,7 @@ describe('row 4: API calls never follow a redirect, so the key and bodies stay o
 	});
 });
 
-describe('row 6: every request has a timeout', () => {
+describe('every request has a timeout', () => {
 	const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 	test('a server that never answers in time fails the node instead of hanging it', async () => {
 		const saved = { ...retryPolicy };
@@ -198,7 +199,7 @@ describe('row 6: every request has a timeout', () => {
 	});
 });
 
-describe('row 16: a custom Base URL ending in /v1 reaches the same endpoints', () => {
+describe('a custom Base URL ending in /v1 reaches the same endpoints', () => {
 	for (const suffix of ['/v1', '/v1/', '/V1//']) {
 		test(`Base URL …${suffix}`, async () => {
 			api.on('GET', '/v1/mails/1001', { body: F.mailDetail(1) });
@@ -210,7 +211,7 @@ describe('row 16: a custom Base URL ending in /v1 reaches the same endpoints', (
 	}
 });
 
-describe('row 3: deleting a folder by name never hits the wrong one', () => {
+describe('deleting a folder by name never hits the wrong one', () => {
 	const byName = (value) => ({ __rl: true, mode: 'name', value });
 	const del = (name) => runNode({ parameters: { resource: 'folder', operation: 'delete', folderId: byName(name) } });
 
@@ -267,7 +268,7 @@ describe('row 3: deleting a folder by name never hits the wrong one', () => {
 	});
 });
 
-describe('row 10: a same-status update with new content is a new event; a copy is not', () => {
+describe('a same-status update with new content is a new event; a copy is not', () => {
 	const workflowId = () => `wf-content-${Math.random().toString(36).slice(2)}`;
 	test('tracking data filled in on an unchanged shipment status starts the workflow again', async () => {
 		const id = workflowId();
@@ -293,7 +294,7 @@ describe('row 10: a same-status update with new content is a new event; a copy i
 	});
 });
 
-describe('row 11: a split read proves its counts again at the end', () => {
+describe('a split read proves its counts again at the end', () => {
 	// The split of a sequential read (Max Parallel Requests 1); the concurrent read re-reads instead (concurrent-list.test.mjs).
 	const getAll = { resource: 'mail', operation: 'getAll', returnAll: true, filters: {}, options: { maxParallelRequests: 1 } };
 
@@ -325,7 +326,7 @@ describe('row 11: a split read proves its counts again at the end', () => {
 	});
 });
 
-describe('row 5: file links reach only public https hosts, within a size cap', () => {
+describe('file links reach only public https hosts, within a size cap', () => {
 	const production = { ...DEFAULT_CREDENTIALS, environment: 'production' };
 	const withLink = (image_url) => request({ ...payloads['new-mail'], id: Math.floor(Math.random() * 1e9), image_url });
 	const download = async (link, { credentials = production, options = {} } = {}) => {
@@ -388,7 +389,7 @@ describe('row 5: file links reach only public https hosts, within a size cap', (
 	});
 });
 
-describe('row 6: the trigger answers within a bound whatever its enrichment waits for', () => {
+describe('the webhook trigger answers within a bound whatever its enrichment waits for', () => {
 	const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 	test('a slow Add Full Resource is cut off at the deadline; the event is emitted with the reason', async () => {
 		const saved = retryPolicy.answerWithinMs;

@@ -1,8 +1,8 @@
-// Issue #24, part 2: one host rule for file links in every environment. Each spelling below is a
+// One host rule for file links in every environment. Each spelling below is a
 // link the webhook trigger is asked to download (Download File); it must be refused before any
 // request, with Production and with Custom credentials alike. Nock refuses every real connection,
-// so a link that was fetched would fail with another message. On the code before, the Custom rows
-// were all fetched, and in Production the trailing-dot, short-form and IPv6 rows marked † passed.
+// so a link that was fetched would fail with another message. The rows marked † are the spellings
+// (trailing dot, short forms, IPv6) a host check by plain string comparison lets through.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
 import { resetNock } from '../support/api.mjs';

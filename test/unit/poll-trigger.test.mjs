@@ -159,7 +159,7 @@ describe('new mail', () => {
 		expect(last.requests).toHaveLength(1);
 	});
 
-	test('a backlog read while the workflow archives what it receives, in the middle of the next poll too: nothing lost, nothing twice (issue #22, case 2)', async () => {
+	test('a backlog read while the workflow archives what it receives, in the middle of the next poll too: nothing lost, nothing twice', async () => {
 		const inbox = { ...newMail, filters: { status: ['inbox'] } };
 		const { saved } = await savedBeforeBacklog(3_000, 500, inbox);
 		const backlog = sim.db.mails.slice(0, 2_500).filter((m) => m.mail_status === 'inbox').map((m) => m.id);
@@ -246,7 +246,7 @@ describe('new mail', () => {
 });
 
 describe('every event', () => {
-	test('editing Filters re-primes: mail outside the old filter is not replayed, what arrives next is emitted (issue #22, case 1)', async () => {
+	test('editing Filters re-primes: mail outside the old filter is not replayed, what arrives next is emitted', async () => {
 		const packages = { ...newMail, filters: { mailType: ['package'] } };
 		const { saved } = await poll(packages);
 		const edited = await poll(newMail, saved); // the Mail Type filter removed on the active trigger
@@ -256,7 +256,7 @@ describe('every event', () => {
 		expect(next.items.map((i) => i.json.id)).toEqual([fresh]);
 	});
 
-	test('switching Event re-primes: Scan Completed to New Mail emits nothing, then new mail only (issue #22, case 1)', async () => {
+	test('switching Event re-primes: Scan Completed to New Mail emits nothing, then new mail only', async () => {
 		const { saved } = await poll({ event: 'scan-completed', options: {} });
 		const switched = await poll(newMail, saved);
 		expect(switched.items).toHaveLength(0);
@@ -272,7 +272,7 @@ describe('every event', () => {
 		expect((await poll(b, saved)).items.map((i) => i.json.id)).toEqual([fresh]);
 	});
 
-	test('a poll that starts while the previous poll of the same trigger runs returns nothing and leaves the state alone (issue #22, case 4)', async () => {
+	test('a poll that starts while the previous poll of the same trigger runs returns nothing and leaves the state alone', async () => {
 		const { saved } = await poll(newMail, {}, 'trigger', 'wf-overlap');
 		const fresh = (await control('/mail', { sender_name: 'Once' })).mail.id;
 		sim.settings.latencyMs = 200;
@@ -336,7 +336,7 @@ describe('scan completed', () => {
 		}
 	};
 
-	test('a poll that fails while reading the scans loses nothing: the next poll emits every completion once (review row 2)', async () => {
+	test('a poll that fails while reading the scans loses nothing: the next poll emits every completion once', async () => {
 		await fastRetries(async (attempts) => {
 			const first = await poll(scanCompleted);
 			const [a, b] = await pendingScans();
@@ -371,7 +371,7 @@ describe('scan completed', () => {
 		});
 	});
 
-	test('a scan requested and completed between two polls is emitted once (review row 2)', async () => {
+	test('a scan requested and completed between two polls is emitted once', async () => {
 		const first = await poll(scanCompleted);
 		const mail = (await control('/mail', { sender_name: 'Insurer' })).mail;
 		const scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
@@ -382,7 +382,7 @@ describe('scan completed', () => {
 		expect(again.items).toHaveLength(0);
 	});
 
-	test('after a restart from the last save (n8n saves only polls that emit), scans that became pending and completed meanwhile are emitted once (review row 2)', async () => {
+	test('after a restart from the last save (n8n saves only polls that emit), scans that became pending and completed meanwhile are emitted once', async () => {
 		const saved = (await poll(scanCompleted)).saved; // what the database holds
 		const [old] = await pendingScans();
 		const mail = (await control('/mail', { sender_name: 'Court' })).mail;
@@ -409,7 +409,7 @@ describe('scan completed', () => {
 		]);
 	});
 
-	test('a scan requested while the first activation primes is emitted when it completes (issue #22, case 5)', async () => {
+	test('a scan requested while the first activation primes is emitted when it completes', async () => {
 		const mail = (await control('/mail', { sender_name: 'During priming' })).mail;
 		let scan;
 		// requested between the priming's two requests, and another one right after the priming
@@ -425,7 +425,7 @@ describe('scan completed', () => {
 		expect(next.items.map((i) => i.json.id).sort()).toEqual([scan.id, later.id].sort());
 	});
 
-	test('a restored scan (completed, deleted, seen restoring, completed again) emits its second completion once (issue #22, case 5)', async () => {
+	test('a restored scan (completed, deleted, seen restoring, completed again) emits its second completion once', async () => {
 		const mail = (await control('/mail', { sender_name: 'Restored' })).mail;
 		const scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
 		const first = await poll(scanCompleted);
@@ -474,12 +474,12 @@ describe('scan completed', () => {
 	});
 });
 
-describe('review of #22 (new mail)', () => {
-	// Review of #22 (defect since fixed): `arrival_date` is nullable (API spec, mail item fields). The trigger gives such an
+describe('New Mail: what a poll may not miss', () => {
+	// `arrival_date` is nullable (API spec, mail item fields). The trigger gives such an
 	// item the order key [0, id] and stops reading the list at the first item at or below the floor
 	// ("newest first: the rest is at or below the floor too"). An item without an arrival date that the
 	// API lists before newer mail therefore ends every poll's read early: mail that arrived after it and
-	// matches the query is never emitted, which no stated limit allows.
+	// matches the query would never be emitted, which no stated limit allows.
 	test('an item without arrival_date listed first does not hide the new mail listed after it', async () => {
 		const { saved } = await poll(newMail);
 		const a = (await control('/mail', { sender_name: 'A' })).mail.id;
@@ -495,15 +495,15 @@ describe('review of #22 (new mail)', () => {
 		expect({ emitted, listedFirst: listed?.data?.map((m) => m.id) }).toMatchObject({ emitted: expect.arrayContaining([a, b]) });
 	});
 
-	// Review of #22 (defect since fixed), limit 3 ("an item that moved while a poll read the list may be missed by that poll;
+	// A stated limit ("an item that moved while a poll read the list may be missed by that poll;
 	// the next poll emits it if it still matches"). When the poll that missed it emits 1,000 items all
 	// newer than it, the floor (the 1,000th newest recorded item) rises above the missed item: the next
-	// poll never emits it although it still matches. Here: 1,001 new inbox items; while the poll reads its
+	// poll must still emit it while it matches. Here: 1,001 new inbox items; while the poll reads its
 	// 11th page one item it already read leaves the inbox, so the oldest new item moves from position
-	// 1,000 to 999 under the offset cursor and is skipped; it stays in the inbox and is never emitted.
+	// 1,000 to 999 under the offset cursor and is skipped; it stays in the inbox.
 	const inbox = { event: 'new-mail', filters: { status: ['inbox'] }, options: {} };
 
-	test('an item missed because the list moved during the read is emitted by a later poll while it still matches (limit 3)', async () => {
+	test('an item missed because the list moved during the read is emitted by a later poll while it still matches', async () => {
 		const { saved } = await poll(inbox);
 		const added = [];
 		for (let n = 0; n < 1_001; n++) added.push((await control('/mail', { sender_name: `Backlog ${n}` })).mail.id);
@@ -529,11 +529,11 @@ describe('review of #22 (new mail)', () => {
 		expect(emitted).toContain(oldest);
 	});
 
-	// Review of #22 (defect since fixed), limit 4: "mail still out of reach makes one poll fail with an error naming its
+	// A stated limit: "mail still out of reach makes one poll fail with an error naming its
 	// arrival dates; that poll raises the floor past it". The floor is raised past the lowest key of
 	// the part that could not be listed, so mail of *another* part that the same poll listed in full
 	// (within reach, its list ended) and that is older than that key is dropped too: it was never out
-	// of reach, still matches, and is never emitted.
+	// of reach and still matches: it must be emitted.
 	const inboxLetters = { event: 'new-mail', filters: { status: ['inbox'], mailType: ['letter'], scanStatus: ['none'] }, options: {} };
 
 	test('mail listed in full by a reachable part is emitted even when another part is out of reach', async () => {

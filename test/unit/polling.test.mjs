@@ -11,7 +11,7 @@ const T0 = Date.UTC(2026, 10, 24, 12, 0);
 const hour = 3_600_000;
 const mail = (id, hours) => ({ id: String(id), arrival_date: new Date(T0 + hours * hour).toISOString() });
 
-describe('limits (the contract: README, issue #22)', () => {
+describe('the stated limits (docs/poll-trigger.md)', () => {
 	test('72 h, 1,000 remembered, 1,000 a poll', () => {
 		expect([LATE_WINDOW_MS, MAX_REMEMBERED, MAX_EMIT_PER_POLL]).toEqual([72 * hour, 1_000, 1_000]);
 	});

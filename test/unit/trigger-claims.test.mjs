@@ -1,26 +1,34 @@
 // Exactly once across n8n processes: the trigger's execution claims each delivery in n8n's
 // deduplication store under a lock (claims.ts). The protocol is tested directly, in virtual time,
-// against a model of n8n's store shared by simulated processes (test/support/claim-store-model.mjs);
+// against the model of n8n's store shared by simulated processes (test/support/deduplication-store.mjs);
 // the node through n8n's own webhook and execution code.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import * as F from '../support/fixtures.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
 import { dist, nodeLogger, processedData, runDelivery } from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
-import { NODE, WORKFLOW, freshScope, processStore, rngOf, storeModel, virtualClock } from '../support/claim-store-model.mjs';
+import { NODE, WORKFLOW, claimStoreWith, deduplicationHelpers, freshScope, hashOf, processedDataTable, rng, virtualClock } from '../support/deduplication-store.mjs';
 
 const { FOREIGN_ROW_WARNING, WriteTimes, claimDelivery, claimKeyOf, claimPolicy, deliveryKeyOf, lockValues } = dist('nodes/VirtualMailboxTrigger/claims.js');
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
 const POLICY = { ...claimPolicy };
 afterEach(() => Object.assign(claimPolicy, POLICY));
 
-/** One simulated n8n process: its own claim scope (claimQueues state) and its own store timing. */
-function processOf(model, clock, { timing = {}, random = Math.random, warnings = [] } = {}) {
+/**
+ * One simulated n8n process: its own claim scope (claimQueues state) and its own store timing:
+ * `gap()` ms between each read and its write, outside the row lock; `locked()` ms per write;
+ * `intercept(op, values)` answers a ClaimStore call instead of the store (a write that hangs or fails).
+ */
+function processOf(table, clock, { timing = {}, random = Math.random, warnings = [] } = {}) {
 	const scope = freshScope();
-	const store = processStore(model, timing);
-	const claimClock = clock.claimClock(random);
+	const gap = timing.gap && (async () => await clock.wait(timing.gap()));
+	const store = claimStoreWith(deduplicationHelpers(table, { gap, writeMs: timing.locked }), timing.intercept);
+	const claimClock = { now: clock.now, wait: clock.wait, random };
 	return { store, claim: (key) => claimDelivery(scope, key, store, claimClock, (message) => warnings.push(message)) };
 }
+
+/** The model of n8n's store for one test; writes take 1 ms unless a process says otherwise. */
+const tableOf = (clock, options = {}) => processedDataTable({ clock, writeMs: () => 1, ...options });
 
 /**
  * A seeded schedule: `deliveries` distinct deliveries, each sent as 1 to `processes` copies (a
@@ -31,11 +39,11 @@ function processOf(model, clock, { timing = {}, random = Math.random, warnings =
  * ran, and what a replay of each, afterwards in another process, answered.
  */
 async function schedule({ seed, processes, deliveries, spreadMs, writeMs, gapMaxMs = 0, plain = false }) {
-	const random = rngOf(seed);
+	const random = rng(seed);
 	const clock = virtualClock();
-	const model = storeModel(clock);
+	const model = tableOf(clock);
 	// A plain check-and-record would fail on its row's first insert race: the row is there already.
-	if (plain) model.rows.set(NODE, { mode: 'entries', list: [] });
+	if (plain) model.put(NODE, { mode: 'entries', data: [] });
 	const views = Array.from({ length: processes }, () => {
 		const busiest = gapMaxMs * random();
 		const timing = { gap: () => busiest * random(), locked: () => writeMs(random) };
@@ -65,7 +73,7 @@ const aroundMs = (typical) => (random) => typical * (1 + 2 * random()); // write
 describe('the claim protocol (pure, against a model of n8n\'s store shared by simulated processes, in virtual time)', () => {
 	test('a delivery claimed once is a duplicate for every later execution, in that process and in another (a replay after a restart)', async () => {
 		const clock = virtualClock();
-		const model = storeModel(clock);
+		const model = tableOf(clock);
 		const p1 = processOf(model, clock);
 		expect(await clock.run(p1.claim('k'))).toBe('new');
 		expect(await clock.run(p1.claim('k'))).toBe('duplicate');
@@ -78,7 +86,7 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 	test('two copies claimed at the same moment in two processes: exactly one runs (a plain check-and-record runs both)', async () => {
 		for (const writeMs of [0, 1, 200, 1000, 5000]) {
 			const clock = virtualClock();
-			const model = storeModel(clock);
+			const model = tableOf(clock);
 			const [a, b] = [processOf(model, clock, { timing: { locked: () => writeMs } }), processOf(model, clock, { timing: { locked: () => writeMs } })];
 			// An earlier delivery: the node's row exists (its first insert alone would be atomic).
 			expect(await clock.run(a.claim('earlier'))).toBe('new');
@@ -152,22 +160,22 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 
 	test('a lock whose insert always loses a race (a store that never lets this process in): after claimPolicy.maxClaimMs the delivery runs (unsettled), it is not dropped', async () => {
 		const clock = virtualClock();
-		const model = storeModel(clock);
+		const model = tableOf(clock);
 		const p = processOf(model, clock, { timing: { intercept: (op) => (op === 'recordLock' ? Promise.reject(new Error('duplicate key value violates unique constraint')) : undefined) } });
 		expect(await clock.run(p.claim('k'))).toBe('unsettled');
-		expect(clock.now).toBeGreaterThanOrEqual(claimPolicy.maxClaimMs);
+		expect(clock.now()).toBeGreaterThanOrEqual(claimPolicy.maxClaimMs);
 	});
 
 	test("a lock left by a stopped process (a row with only the lock's values, never deleted): claims wait it out, at most the lease, then each delivery runs exactly once", async () => {
 		for (let run = 0; run < 20; run++) {
-			const random = rngOf(29_000 + run);
+			const random = rng(29_000 + run);
 			const clock = virtualClock();
-			const model = storeModel(clock);
-			model.rows.set(WORKFLOW, { mode: 'entries', list: lockValues() });
+			const model = tableOf(clock);
+			model.put(WORKFLOW, { mode: 'entries', data: lockValues().map(hashOf) });
 			const views = Array.from({ length: 3 }, () => processOf(model, clock, { timing: { locked: () => 1 + 4 * random() }, random }));
 			const claims = [];
 			for (let c = 0; c < 6; c++) claims.push(clock.wait(random() * 1000).then(() => views[c % 3].claim(`d${c % 2}`)));
-			const outcomes = await clock.run(Promise.all(claims.map((claim) => claim.then((outcome) => [outcome, clock.now]))));
+			const outcomes = await clock.run(Promise.all(claims.map((claim) => claim.then((outcome) => [outcome, clock.now()]))));
 			const where = `seed ${29_000 + run}: ${JSON.stringify(outcomes)}`;
 			expect(outcomes.filter(([o], i) => i % 2 === 0 && o !== 'duplicate'), where).toHaveLength(1);
 			expect(outcomes.filter(([o], i) => i % 2 === 1 && o !== 'duplicate'), where).toHaveLength(1);
@@ -186,8 +194,9 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 	]) {
 		test(`another node's list in the workflow's row (a Remove Duplicates node with scope Workflow, ${name}): never deleted or changed but for a moment, each delivery still runs once per process, one warning per process`, async () => {
 			const clock = virtualClock();
-			const model = storeModel(clock);
-			model.rows.set(WORKFLOW, { mode: 'entries', list: [...foreign] });
+			const deletes = [];
+			const model = tableOf(clock, { log: (change) => change.op === 'delete' && change.context === WORKFLOW && deletes.push(change) });
+			model.put(WORKFLOW, { mode: 'entries', data: foreign.map(hashOf) });
 			const warnings = [];
 			const p = processOf(model, clock, { warnings });
 			for (const key of ['a', 'b', 'a', 'c', 'b']) await clock.run(p.claim(key));
@@ -195,8 +204,8 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 			for (const key of ['a', 'b', 'c', 'd']) outcomes.push(await clock.run(p.claim(key)));
 			expect(outcomes).toEqual(['duplicate', 'duplicate', 'duplicate', 'unguarded']);
 			expect(warnings).toEqual([FOREIGN_ROW_WARNING]);
-			expect(model.rows.get(WORKFLOW)?.list).toEqual(foreign);
-			expect(model.writes.filter(([context, op]) => context === WORKFLOW && op === 'delete')).toEqual([]);
+			expect(model.data(WORKFLOW)).toEqual(foreign.map(hashOf));
+			expect(deletes).toEqual([]);
 		});
 	}
 

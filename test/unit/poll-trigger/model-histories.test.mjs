@@ -1,14 +1,11 @@
-// Review of #22, the model checker (test/model): what CI's histories (CI_SEEDS × CI_STEPS) really
-// contain. Issue #22 asks the generator to mix bursts larger than 10,000 and both cursor modes (one
-// that counts positions, one that does not) within the CI steps; README says CI covers "bursts ...
-// past the API's 10,000-item depth" and "offset or keyset cursors". Measured on the current
-// generator: every CI seed plays offset cursors, and the single 'huge' burst (seed 5, step 449)
-// arrives while the trigger's query is Status = Quarantine (about 8 % of the burst), so no CI poll
-// ever needs the depth division or the unreachable report.
+// What the Poll Trigger's model checker (test/model) plays in CI (CI_SEEDS × CI_STEPS): the
+// histories must mix a burst the trigger's query lists past the API's 10,000-item depth and both
+// cursor modes (one that counts positions, one that does not), or the depth division, the
+// unreachable report and keyset paging would go untested there.
 import { expect, test } from 'vitest';
-import { generate } from '../model/poll-model.mjs';
-import { CI_SEEDS, CI_STEPS } from '../model/run.mjs';
-import { MAIL_TYPES } from '../simulator/mail-query.mjs';
+import { generate } from '../../model/poll-model.mjs';
+import { CI_SEEDS, CI_STEPS } from '../../model/run.mjs';
+import { MAIL_TYPES } from '../../simulator/mail-query.mjs';
 
 // The generator's burst mix (poll-model.mjs STATUS_MIX, TYPE_MIX); a burst's mail has no scan.
 const STATUS_SHARE = { inbox: 0.7, archived: 0.12, quarantine: 0.08, discard_request: 0.1 };

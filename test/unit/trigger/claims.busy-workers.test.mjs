@@ -1,29 +1,35 @@
-// Review of #26: the schedules the reviewer proved the earlier claim did not survive, kept as
-// regression tests of the claim under its lock (claims.ts), in virtual time, against a model of
-// n8n's store (test/support/claim-store-model.mjs: findOne, then the write of the whole list behind
-// the row's lock, nothing between them; the row's first insert atomic).
+// The claim (nodes/VirtualMailboxTrigger/claims.ts) on workers that are busy or whose store is
+// slow: copies of one delivery on several processes, writes that trail their reads by seconds, a
+// write that never answers or fails, in virtual time, against the model of n8n's store
+// (test/support/deduplication-store.mjs).
 import { afterEach, describe, expect, test } from 'vitest';
-import { dist } from '../harness/n8n-core-harness.mjs';
-import { freshScope, processStore, rngOf, storeModel, virtualClock } from '../support/claim-store-model.mjs';
+import { claimDelivery, claimPolicy, claimStoreWith, deduplicationHelpers, freshScope, processedDataTable, rng, virtualClock } from '../../support/deduplication-store.mjs';
 
-const { claimDelivery, claimPolicy } = dist('nodes/VirtualMailboxTrigger/claims.js');
 const POLICY = { ...claimPolicy };
 afterEach(() => Object.assign(claimPolicy, POLICY));
 const noWarn = () => undefined;
 
-/** One simulated n8n process: its claim scope and its store (with its own timing). */
-function processOf(model, clock, timing = {}, random = Math.random) {
+/** The model of n8n's store for one test; writes take 1 ms unless a process says otherwise. */
+const tableOf = (clock) => processedDataTable({ clock, writeMs: () => 1 });
+
+/**
+ * One simulated n8n process: its claim scope and its store, with its own timing: `gap()` ms
+ * between each read and its write, outside the row lock; `locked()` ms per write; `intercept(op,
+ * values)` answers a ClaimStore call instead of the store (a write that hangs or fails).
+ */
+function processOf(table, clock, timing = {}, random = Math.random) {
 	const scope = freshScope();
-	const store = processStore(model, timing);
-	const claimClock = clock.claimClock(random);
+	const gap = timing.gap && (async () => await clock.wait(timing.gap()));
+	const store = claimStoreWith(deduplicationHelpers(table, { gap, writeMs: timing.locked }), timing.intercept);
+	const claimClock = { now: clock.now, wait: clock.wait, random };
 	return { claim: (key) => claimDelivery(scope, key, store, claimClock, noWarn) };
 }
 
-describe('review #26: a busy worker below the ceiling', () => {
+describe('copies on a busy worker and an idle one', () => {
 	for (const gapMs of [1000, 400]) {
 		test(`two copies at the same moment, one on a worker whose update trails its read by ${gapMs} ms, the other on an idle worker: exactly one runs`, async () => {
 			const clock = virtualClock();
-			const model = storeModel(clock);
+			const model = tableOf(clock);
 			const busy = processOf(model, clock, { gap: () => gapMs, locked: () => 5 });
 			const idle = processOf(model, clock, { locked: () => 5 });
 			// An earlier delivery: the node's row exists (its first insert alone would be atomic).
@@ -34,19 +40,19 @@ describe('review #26: a busy worker below the ceiling', () => {
 	}
 });
 
-describe('review #26: process-local queue state on a write that never answers or fails', () => {
+describe('a write that never answers or fails holds up nothing else', () => {
 	for (const hung of ['recordKeys', 'recordLock']) {
 		test(`a ${hung} write that never answers (a hung connection): later claims of the same node in that process still finish, and other processes' claims too`, async () => {
-			const clock = virtualClock();
-			const model = storeModel(clock);
+			const bound = 60_000 + claimPolicy.maxClaimMs + claimPolicy.writeDeadlineMs + claimPolicy.leaseMs;
+			const clock = virtualClock({ limitMs: bound });
+			const model = tableOf(clock);
 			let hangs = 1;
 			const stuck = processOf(model, clock, { intercept: (op) => (op === hung && hangs-- > 0 ? new Promise(() => {}) : undefined) });
 			const other = processOf(model, clock);
 			const first = stuck.claim('stuck').catch((error) => `failed: ${error.message}`);
 			// A distinct delivery a minute later in the same process, and one in another process.
 			const later = clock.wait(60_000).then(() => Promise.all([stuck.claim('later'), other.claim('elsewhere')]));
-			const bound = 60_000 + claimPolicy.maxClaimMs + claimPolicy.writeDeadlineMs + claimPolicy.leaseMs;
-			const outcomes = await clock.run(Promise.all([first, later]), { until: bound });
+			const outcomes = await clock.run(Promise.all([first, later]));
 			// Nothing is lost: each runs (new, or unsettled when the store did not answer in time).
 			expect(outcomes.flat().filter((o) => o === 'duplicate' || String(o).startsWith('failed'))).toEqual([]);
 		});
@@ -54,7 +60,7 @@ describe('review #26: process-local queue state on a write that never answers or
 
 	test('one failing write fails only the claim it was made for: the other executions whose keys were batched into it are not failed with it', async () => {
 		const clock = virtualClock();
-		const model = storeModel(clock);
+		const model = tableOf(clock);
 		const writes = [];
 		const p = processOf(model, clock, {
 			locked: () => 5,
@@ -77,7 +83,7 @@ describe('review #26: process-local queue state on a write that never answers or
 
 	test('a batch write that fails once is tried again per key: every claim in it answers', async () => {
 		const clock = virtualClock();
-		const model = storeModel(clock);
+		const model = tableOf(clock);
 		let failures = 1;
 		const p = processOf(model, clock, { intercept: (op, values) => (op === 'recordKeys' && values.length > 1 && failures-- > 0 ? Promise.reject(new Error('connection reset')) : undefined) });
 		const first = p.claim('a');
@@ -87,11 +93,11 @@ describe('review #26: process-local queue state on a write that never answers or
 	});
 });
 
-describe("review #26: below the ceiling, with the authors' store model (all latency inside the row lock)", () => {
+describe('slow writes, all their time inside the row lock', () => {
 	test('4 workers, writes of 0.4-1.2 s, 60 deliveries over 20 s (seed 7): each runs exactly once', async () => {
-		const random = rngOf(7);
+		const random = rng(7);
 		const clock = virtualClock();
-		const model = storeModel(clock);
+		const model = tableOf(clock);
 		const views = Array.from({ length: 4 }, () => processOf(model, clock, { locked: () => 400 * (1 + 2 * random()) }, random));
 		const claims = [];
 		for (let d = 0; d < 60; d++) {
@@ -106,13 +112,13 @@ describe("review #26: below the ceiling, with the authors' store model (all late
 	});
 });
 
-describe('review #26: cost at 0 ms (virtual time, not a timed test)', () => {
-	test("a burst of 10 claims on one worker with 5 ms writes, of which the worker's first took 400 ms (a cold connection, the row's insert): the claims' mean stays within the old cost (733 ms here)", async () => {
+describe('the time a burst of claims takes (virtual time)', () => {
+	test("a burst of 10 claims on one worker with 5 ms writes, of which the worker's first took 400 ms (a cold connection, the row's insert): the claims' mean stays within 733 ms", async () => {
 		const clock = virtualClock();
-		const model = storeModel(clock);
+		const model = tableOf(clock);
 		let n = 0;
 		const p = processOf(model, clock, { locked: () => (n++ === 0 ? 400 : 5) });
-		const times = await clock.run(Promise.all(Array.from({ length: 10 }, (_, i) => p.claim(`k${i}`).then(() => clock.now))));
+		const times = await clock.run(Promise.all(Array.from({ length: 10 }, (_, i) => p.claim(`k${i}`).then(() => clock.now()))));
 		const mean = times.reduce((a, b) => a + b, 0) / times.length;
 		expect(mean).toBeLessThanOrEqual(733);
 	});
@@ -125,9 +131,9 @@ describe('review #26: cost at 0 ms (virtual time, not a timed test)', () => {
  * Answers the outcomes per delivery.
  */
 async function busySchedule(seed, { processes, deliveries, spread, gapMax, lockedMs }) {
-	const random = rngOf(seed);
+	const random = rng(seed);
 	const clock = virtualClock();
-	const model = storeModel(clock);
+	const model = tableOf(clock);
 	const views = Array.from({ length: processes }, () => {
 		const processGap = gapMax * random();
 		return processOf(model, clock, { gap: () => processGap * random(), locked: () => lockedMs * (1 + 2 * random()) }, random);
@@ -143,7 +149,7 @@ async function busySchedule(seed, { processes, deliveries, spread, gapMax, locke
 	return outcomes;
 }
 
-describe('review #26: busy workers (read and update apart): no delivery is lost, none runs twice', () => {
+describe('busy workers (read and write seconds apart): no delivery is lost, none runs twice', () => {
 	for (const seed of [58, 110]) {
 		test(`3 workers, gaps up to 2 s, writes 5-15 ms, 10 deliveries over 3 s, seed ${seed}: each delivery runs exactly once`, async () => {
 			const outcomes = await busySchedule(seed, { processes: 3, deliveries: 10, spread: 3000, gapMax: 2000, lockedMs: 5 });

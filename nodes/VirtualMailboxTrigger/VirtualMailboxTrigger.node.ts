@@ -7,6 +7,7 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
+	NodeApiError,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
@@ -294,7 +295,10 @@ export class VirtualMailboxTrigger implements INodeType {
 		if (options.onlyCompleted && (event === 'scan-update' || event === 'open-update') && identity.status.toUpperCase() !== 'COMPLETED') {
 			return ignore('not completed');
 		}
-		const outcome = judge(
+		// A test delivery (Test URL, "Listen for test event") runs as asked and records nothing: the
+		// Production URL's copy of the same delivery must still run, and nothing a test saw may be
+		// written into the active workflow's static data.
+		const outcome = this.getMode() === 'manual' ? 'new' : judge(
 			stateOf(this.getWorkflowStaticData('node')),
 			{ resource: identity.resource, status: identity.version, signedAt: verdict.timestamp, trackOrder: event !== 'new-mail' },
 			now,
@@ -317,7 +321,9 @@ export class VirtualMailboxTrigger implements INodeType {
 		const enriched: INodeExecutionData = { json: { ...item.json } };
 		const answered = new AbortController();
 		const enrichment = (async () => {
-			if (options.includeDetails) await addDetails.call(this, event, body, enriched);
+			// A kept credential may predate a new API key: a 401 reads the stored one again, once.
+			const refresh = check.cached ? async () => void (await webhookCredentials.call(this, Date.now(), true)) : undefined;
+			if (options.includeDetails) await addDetails.call(this, event, body, enriched, refresh);
 			if (options.downloadFile) await addFile.call(this, event, body, enriched, options.binaryPropertyName || 'data', maxBytesOf({ maxFileSizeMb: options.maxFileSizeMb }), answered.signal);
 			return true;
 		})();
@@ -350,7 +356,7 @@ function minutesOption(ctx: IWebhookFunctions, value: unknown, fallback: number,
 }
 
 /** Fetch the full record behind the delivery; a failure is described in the item, never lost. */
-async function addDetails(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData): Promise<void> {
+async function addDetails(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, refresh?: () => Promise<void>): Promise<void> {
 	const [key, path] =
 		event === 'scan-update'
 			? ['scan_summary', `/v1/scans/${segment(String(body.uuid))}/summary`]
@@ -358,7 +364,13 @@ async function addDetails(this: IWebhookFunctions, event: EventName, body: IData
 				? ['shipment', `/v1/shipments/${segment(String(body.id))}`]
 				: ['mail_item', `/v1/mails/${segment(String(body.id))}`];
 	try {
-		item.json[key] = await apiRequest.call(this, 'GET', path);
+		try {
+			item.json[key] = await apiRequest.call(this, 'GET', path);
+		} catch (error) {
+			if (!refresh || (error as NodeApiError).context?.status !== 401) throw error;
+			await refresh();
+			item.json[key] = await apiRequest.call(this, 'GET', path);
+		}
 	} catch (error) {
 		item.json[`${key}_error`] = (error as Error).message;
 	}

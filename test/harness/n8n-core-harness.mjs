@@ -169,15 +169,16 @@ export const DEFAULT_CREDENTIALS = {
 	previousWebhookSecret: '',
 };
 
-function buildWorkflow(loader, { parameters, type = TYPES.action, typeVersion = 1, credentials, items, staticData, extraTypes = {}, workflowId = `wf-${Math.random().toString(36).slice(2)}` }) {
+/** `node`: { id, name, credentialId } of the node under test, to rename, copy or re-credential it. */
+function buildWorkflow(loader, { parameters, type = TYPES.action, typeVersion = 1, credentials, items, staticData, extraTypes = {}, workflowId = `wf-${Math.random().toString(36).slice(2)}`, node: identity = {} }) {
 	const node = {
-		id: 'node-under-test',
-		name: 'Virtual Mailbox',
+		id: identity.id ?? 'node-under-test',
+		name: identity.name ?? 'Virtual Mailbox',
 		type,
 		typeVersion,
 		position: [200, 0],
 		parameters,
-		credentials: { virtualMailboxApi: { id: '1', name: 'Virtual Mailbox account' } },
+		credentials: { virtualMailboxApi: { id: identity.credentialId ?? '1', name: 'Virtual Mailbox account' } },
 	};
 	const nodes = [node];
 	const connections = {};
@@ -308,9 +309,10 @@ const { DataDeduplicationService } = require('n8n-core/dist/data-deduplication-s
 if (DataDeduplicationService.instance) DataDeduplicationService.instance.deduplicator = deduplicator;
 else DataDeduplicationService.init(deduplicator);
 
-function webhookContext(workflow, node, additionalData) {
+/** `mode`: 'webhook' for the Production URL, 'manual' for the Test URL ("Listen for test event"), as n8n runs them. */
+function webhookContext(workflow, node, additionalData, mode = 'webhook') {
 	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
-	return new core.WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+	return new core.WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
 }
 
 /**
@@ -319,8 +321,8 @@ function webhookContext(workflow, node, additionalData) {
  * execute() first). `executionId` tells executions apart (n8n numbers them). Returns the webhook's
  * result and the items the trigger passed on (undefined when no execution started).
  */
-export async function runDelivery({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId = 'wf-deliveries', executionId = '1', mode = 'webhook', typeVersion }) {
-	const { result, response, workflow, node, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion });
+export async function runDelivery({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId = 'wf-deliveries', executionId = '1', mode = 'webhook', typeVersion, node: nodeIdentity }) {
+	const { result, response, workflow, node, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion, mode, node: nodeIdentity });
 	if (!result.workflowData) return { result, response, items: undefined };
 	additionalData.executionId = executionId;
 	const runExecutionData = {
@@ -335,16 +337,16 @@ export async function runDelivery({ parameters, request, credentials = DEFAULT_C
 }
 
 /** A webhook delivery through n8n's own WebhookContext, as n8n's webhook server runs it. */
-export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId, typeVersion }) {
-	const { result, response, workflow, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion });
+export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId, typeVersion, mode = 'webhook', node }) {
+	const { result, response, workflow, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion, mode, node });
 	return { result, response, staticData: workflow.staticData, credentialLoads: additionalData.credentialsHelper.loads };
 }
 
-async function webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion }) {
+async function webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion, mode, node: nodeIdentity }) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, typeVersion, credentials, staticData, workflowId });
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, typeVersion, credentials, staticData, workflowId, node: nodeIdentity });
 	const response = new FakeResponse();
-	const context = webhookContext(workflow, node, additionalData);
+	const context = webhookContext(workflow, node, additionalData, mode === 'manual' ? 'manual' : 'webhook');
 	context.getRequestObject = () => request;
 	context.getResponseObject = () => response;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
@@ -375,9 +377,9 @@ export async function runListSearch({ method, filter, paginationToken, parameter
 }
 
 /** One poll through n8n's PollContext. Static data is the workflow's, kept by the caller across polls. */
-export async function runPoll({ parameters, credentials = DEFAULT_CREDENTIALS, staticData = {}, mode = 'trigger', workflowId }) {
+export async function runPoll({ parameters, credentials = DEFAULT_CREDENTIALS, staticData = {}, mode = 'trigger', workflowId, node: nodeIdentity }) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.poll, credentials, staticData, ...(workflowId ? { workflowId } : {}) });
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.poll, credentials, staticData, ...(workflowId ? { workflowId } : {}), node: nodeIdentity });
 	const context = new core.PollContext(workflow, node, additionalData, mode, 'activate');
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const result = await nodeType.poll.call(context);

@@ -5,18 +5,20 @@ import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesO
 import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { pollsInFlight } from '../shared/state/pollsInFlight';
 import { retryPolicy } from '../shared/state/retryPolicy';
-import { deadlineIn, type Query } from '../shared/transport';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { deadlineIn, getApiCredentials, type Query } from '../shared/transport';
 import { type CompletionEvent, pollCompletions } from './completions';
 import { pollNewMail } from './newMail';
-import { fingerprintOf, type PollState } from './state';
+import { accountOf, fingerprintOf, type PollState } from './state';
 
 /**
  * The Poll Trigger's guarantee (README, Virtual Mailbox Poll Trigger; the numbers in limits.ts).
  *
- * The state carries a fingerprint of the event and the query: a poll with none or another one
- * primes (records where the mailbox stands, emits nothing), so activation and every edit of Event
- * or Filters never replay. One poll runs per trigger per process; one that starts while the last
- * still runs returns nothing and leaves the state alone.
+ * The state carries a fingerprint of the account (credential, server, key digest), the event and
+ * the query: a poll with none or another one primes (records where the mailbox stands, emits
+ * nothing), so activation and every edit of Event, Filters or the credential's account never
+ * replay. One poll runs per trigger per process, its downloads included; one that starts while
+ * the last still runs returns nothing and leaves the state alone.
  *
  * New Mail: the trigger records mail ids: at priming the newest mail of the whole mailbox within
  * LATE_WINDOW of the newest, then every item it emits. The floor, an order key (arrival date, id),
@@ -96,37 +98,46 @@ export class VirtualMailboxPollTrigger implements INodeType {
 		const key = `${this.getWorkflow().id ?? ''}|${this.getNode().id}`;
 		// One poll in flight per trigger: a second one would start from the same state and emit twice.
 		if (!manual && !pollsInFlight.start(key)) return null;
-		let items: INodeExecutionData[];
 		try {
 			const state = this.getWorkflowStaticData('node') as PollState;
-			const fingerprint = fingerprintOf(event, query);
-			if (!manual && state.fingerprint !== fingerprint) {
-				// First activation, or Event or Filters edited: start over (prime), never replay.
-				for (const field of Object.keys(state)) delete state[field];
-				state.fingerprint = fingerprint;
+			if (!manual) {
+				const account = accountOf(this.getNode().credentials?.[CREDENTIAL_TYPE]?.id, await getApiCredentials.call(this));
+				const fingerprint = fingerprintOf(event, query, account);
+				if (state.fingerprint !== fingerprint) {
+					// First activation, Event or Filters edited, or another account: start over (prime), never replay.
+					for (const field of Object.keys(state)) delete state[field];
+					state.fingerprint = fingerprint;
+				}
 			}
-			items = event === 'new-mail' ? await pollNewMail.call(this, state, query, manual) : await pollCompletions.call(this, event as CompletionEvent, state, manual);
+			const items = event === 'new-mail' ? await pollNewMail.call(this, state, query, manual) : await pollCompletions.call(this, event as CompletionEvent, state, manual);
+			if (items.length === 0) return null;
+			// The downloads are part of the poll: a poll n8n starts meanwhile returns nothing.
+			if (options.downloadFile) await attachFiles.call(this, event, items, options);
+			return [items];
 		} finally {
 			if (!manual) pollsInFlight.end(key);
 		}
-		if (items.length === 0) return null;
-		if (options.downloadFile) {
-			const property = String(options.binaryPropertyName || 'data');
-			const maxBytes = maxBytesOf(options);
-			// One deadline for all of this poll's downloads (link requests included), not one per
-			// item: otherwise a slow host would hold the poll items × the download deadline.
-			const deadline = deadlineIn(retryPolicy.downloadTimeoutMs);
-			for (const item of items) {
-				if (deadline.signal.aborted) {
-					item.json.download_error = `Not downloaded: this poll's downloads did not finish within ${deadline.ms / 1000} s`;
-					continue;
-				}
-				const fallbackName = `${event}-${String(item.json.id)}`;
-				const signal = deadline.signal;
-				if (event === 'new-mail') await attachLink.call(this, item, item.json.envelope_image_url, fallbackName, property, { maxBytes, signal });
-				else await attachFile.call(this, item, property, async () => await downloadScanFile.call(this, String(item.json.id), { fallbackName, maxBytes, signal }));
-			}
+	}
+}
+
+/** Download File for one poll's items; a failure is written into its item, never lost. */
+async function attachFiles(this: IPollFunctions, event: PollEvent, items: INodeExecutionData[], options: IDataObject): Promise<void> {
+	const property = String(options.binaryPropertyName || 'data');
+	const maxBytes = maxBytesOf(options);
+	// One deadline for all of this poll's downloads (link requests included), not one per
+	// item: otherwise a slow host would hold the poll items × the download deadline.
+	const deadline = deadlineIn(retryPolicy.downloadTimeoutMs);
+	const late = `Not downloaded: this poll's downloads did not finish within ${deadline.ms / 1000} s`;
+	for (const item of items) {
+		if (deadline.signal.aborted) {
+			item.json.download_error = late;
+			continue;
 		}
-		return [items];
+		const fallbackName = `${event}-${String(item.json.id)}`;
+		const signal = deadline.signal;
+		if (event === 'new-mail') await attachLink.call(this, item, item.json.envelope_image_url, fallbackName, property, { maxBytes, signal });
+		else await attachFile.call(this, item, property, async () => await downloadScanFile.call(this, String(item.json.id), { fallbackName, maxBytes, signal }));
+		// Cut off by the poll's deadline (the link request or the file): say so, not what the cut looked like.
+		if (item.json.download_error !== undefined && deadline.signal.aborted) item.json.download_error = late;
 	}
 }

@@ -1,6 +1,7 @@
+import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Query } from '../shared/transport';
+import { baseUrlOf, type Query, type VirtualMailboxCredentials } from '../shared/transport';
 
 /**
  * What the poll trigger keeps between polls, in the workflow's static data. n8n writes it to its
@@ -11,7 +12,7 @@ import type { Query } from '../shared/transport';
  * workflow's memory, so a restart starts from the state of the last save.
  */
 export interface PollState extends IDataObject {
-	/** The event and normalized query the state belongs to (fingerprintOf); another one primes. */
+	/** The account, event and normalized query the state belongs to (fingerprintOf); another one primes. */
 	fingerprint?: string;
 	/** New Mail: no mail at or below this order key [arrival ms, numeric id] is emitted; it never goes down. */
 	floor?: [number, number];
@@ -34,15 +35,26 @@ export interface PollState extends IDataObject {
 }
 
 /**
- * Pure: what the state belongs to: the event and the query with empty filters left out, keys and
- * list values sorted, so that only a change of what is read changes it.
+ * Pure: the account a credential reaches, as the poll state keys it: the credential's id, the
+ * server it points at and a digest of its API key (never the key itself). Another credential,
+ * environment, Base URL or key is another account to the state, which then primes.
  */
-export function fingerprintOf(event: string, query: Query): string {
+export function accountOf(credentialId: string | null | undefined, credentials: VirtualMailboxCredentials): string {
+	const keyDigest = createHash('sha256').update(String(credentials.apiKey ?? '').trim()).digest('hex').slice(0, 16);
+	return `${credentialId ?? ''}|${baseUrlOf(credentials).toLowerCase()}|${keyDigest}`;
+}
+
+/**
+ * Pure: what the state belongs to: the account (accountOf), the event and the query with empty
+ * filters left out, keys and list values sorted, so that only a change of what is read, or of
+ * where it is read, changes it.
+ */
+export function fingerprintOf(event: string, query: Query, account = ''): string {
 	const normalized: Record<string, string | string[]> = {};
 	for (const key of Object.keys(query).sort()) {
 		const value = query[key];
 		if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
 		normalized[key] = Array.isArray(value) ? [...value].map(String).sort() : String(value);
 	}
-	return JSON.stringify([event, normalized]);
+	return JSON.stringify([event, normalized, account]);
 }

@@ -142,7 +142,7 @@ describe('a download ends at its deadline, however the host sends', () => {
 		const { result } = await runPoll({ parameters, credentials, staticData: JSON.parse(JSON.stringify(first.staticData)) });
 		const [item] = result[0];
 		expect(item.json.sender_name).toBe('Dribble');
-		expect(item.json.download_error).toBe('The file was not downloaded: it did not finish within 1 s');
+		expect(item.json.download_error).toBe("Not downloaded: this poll's downloads did not finish within 1 s");
 		await expectCut();
 	});
 

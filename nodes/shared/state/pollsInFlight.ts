@@ -2,7 +2,8 @@
  * Holds: the keys (workflow id + node id) of the poll triggers whose poll is running in this
  * process. n8n starts each scheduled poll without waiting for the previous one; two polls of one
  * trigger would start from the same state and emit the same items twice, so a poll that finds its
- * key here returns nothing and leaves the state alone (the running poll saves its own).
+ * key here returns nothing and leaves the state alone (the running poll saves its own). A poll is
+ * running until its Download File downloads end too, so its items reach the workflow in order.
  * Bound: one entry per poll trigger with a poll running; each is removed when its poll ends,
  * however it ends.
  * Several processes: not shared. n8n runs a workflow's polls in one process (the leader main in

@@ -139,14 +139,17 @@ export function problemError(node: INode, status: number, body: unknown, ctx: Er
 }
 
 /** A network failure → NodeApiError without the request config (which holds the Authorization header). */
-export function networkError(node: INode, cause: unknown, ctx: ErrorContext): NodeApiError {
+export function networkError(node: INode, cause: unknown, ctx: ErrorContext, stopped = false): NodeApiError {
 	const raw = cause as { message?: string; code?: string; cause?: { code?: string } };
 	const code = raw?.code ?? raw?.cause?.code;
 	const text = redact(`${raw?.message ?? 'Network error'}`, ctx.secrets);
 	// No `code` in the response object: n8n would swap our message for a generic one per code.
+	// Stopped: the node's own deadline for the work ended (or it stopped waiting), not the network failing.
 	const error = new NodeApiError(node, { message: text } as JsonObject, {
-		message: `Could not reach the Virtual Mailbox API (${ctx.method} ${ctx.path}): ${text}`,
-		description: `${code ? `${code}. ` : ''}${ctx.method === 'GET' ? 'The request was retried and kept failing.' : 'Not retried: the server may already have acted on it; check before running again.'}`,
+		message: stopped ? `Stopped waiting for the Virtual Mailbox API (${ctx.method} ${ctx.path}): the time allowed for it ran out` : `Could not reach the Virtual Mailbox API (${ctx.method} ${ctx.path}): ${text}`,
+		description: stopped
+			? `${ctx.method === 'GET' ? 'Not retried: the time allowed ran out.' : 'The server may already have acted on it; check before running again.'}`
+			: `${code ? `${code}. ` : ''}${ctx.method === 'GET' ? 'The request was retried and kept failing.' : 'Not retried: the server may already have acted on it; check before running again.'}`,
 		itemIndex: ctx.itemIndex,
 	});
 	error.context.code = code;

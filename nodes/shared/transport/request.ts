@@ -163,7 +163,7 @@ export async function sendWithRetries(
 			failure = { kind: 'network' };
 			const stopped = deadline?.signal.aborted || signal?.aborted;
 			const delay = stopped ? undefined : nextDelay(method, failure, attempt, waitedMs, Date.now());
-			if (delay === undefined) throw networkError(ctx.getNode(), error, context);
+			if (delay === undefined) throw networkError(ctx.getNode(), error, context, Boolean(stopped));
 			waitedMs += delay;
 			await wait(delay);
 			continue;

@@ -1,0 +1,169 @@
+// The Poll Trigger where its state meets what a user does around it: the credential swapped to
+// another account, parameters edited, deactivate and reactivate, the node renamed or copied, a
+// manual run, a poll started while the last one still downloads. docs/seams.md cites these tests.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import nock from 'nock';
+import { startSimulator } from '../simulator/server.mjs';
+import { DEFAULT_CREDENTIALS, dist, runPoll } from '../harness/n8n-core-harness.mjs';
+
+const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
+const { pollsInFlight } = dist('nodes/shared/state/pollsInFlight.js');
+const POLICY = { ...retryPolicy };
+
+let sandbox; // one account
+let production; // another account, on another server
+let sandboxCredentials;
+let productionCredentials;
+beforeAll(async () => {
+	nock.restore();
+	[sandbox, production] = await Promise.all([startSimulator({ count: 12, seed: 7 }), startSimulator({ count: 12, seed: 8 })]);
+	sandboxCredentials = { ...DEFAULT_CREDENTIALS, baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+	productionCredentials = { ...DEFAULT_CREDENTIALS, baseUrl: production.url, apiKey: production.apiKey };
+});
+afterAll(async () => {
+	await Promise.all([sandbox?.close(), production?.close()]);
+	nock.activate();
+});
+beforeEach(() => {
+	sandbox.reset({ count: 12, seed: 7 });
+	production.reset({ count: 12, seed: 8 });
+});
+afterEach(() => {
+	Object.assign(retryPolicy, POLICY);
+	pollsInFlight.clear();
+});
+
+const control = (sim, path, body) => fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
+const newMail = { event: 'new-mail', filters: {}, options: {} };
+const scanCompleted = { event: 'scan-completed', options: {} };
+/** One poll as n8n runs it; static data goes through JSON as it would through the database. */
+async function poll(parameters, saved = {}, { credentials = sandboxCredentials, mode = 'trigger', workflowId = 'wf-poll-seams', node } = {}) {
+	const { result, staticData } = await runPoll({ parameters, credentials, staticData: JSON.parse(JSON.stringify(saved)), mode, workflowId, node });
+	return { items: result?.[0] ?? [], saved: JSON.parse(JSON.stringify(staticData)) };
+}
+const ids = (run) => run.items.map((i) => i.json.id);
+
+describe('the credential swapped to another account, or edited', () => {
+	test('swapping the credential to another account primes: none of its existing mail is emitted, then only its new mail', async () => {
+		const { saved } = await poll(newMail);
+		// the other account's mail, newer than anything the first account's state has seen
+		for (let n = 0; n < 3; n++) await control(production, '/mail', { sender_name: `Existing production mail ${n}` });
+		const swapped = await poll(newMail, saved, { credentials: productionCredentials, node: { credentialId: '2' } });
+		expect(swapped.items).toEqual([]);
+		const fresh = (await control(production, '/mail', { sender_name: 'Production mail' })).mail.id;
+		expect(ids(await poll(newMail, swapped.saved, { credentials: productionCredentials, node: { credentialId: '2' } }))).toEqual([fresh]);
+	});
+
+	test("editing the credential's server (Environment or Base URL) primes, though the credential is the same one", async () => {
+		const { saved } = await poll(newMail);
+		await control(production, '/mail', { sender_name: 'Existing production mail' });
+		const edited = await poll(newMail, saved, { credentials: productionCredentials });
+		expect(edited.items).toEqual([]);
+	});
+
+	test("another API key on the same server primes (another key may be another account); the state never holds the key", async () => {
+		const { saved } = await poll(newMail);
+		expect(JSON.stringify(saved)).not.toContain(sandbox.apiKey);
+		const rekeyed = { ...sandboxCredentials, apiKey: sandbox.readOnlyKey };
+		const late = (await control(sandbox, '/mail', { sender_name: 'Arrived before the new key' })).mail.id;
+		const next = await poll(newMail, saved, { credentials: rekeyed });
+		expect(ids(next)).not.toContain(late);
+		expect(next.items).toEqual([]);
+		expect(JSON.stringify(next.saved)).not.toContain(sandbox.readOnlyKey);
+	});
+
+	test('the same credential read again (no edit) does not prime: mail that arrived meanwhile is emitted', async () => {
+		const { saved } = await poll(newMail);
+		const fresh = (await control(sandbox, '/mail', { sender_name: 'Same account' })).mail.id;
+		expect(ids(await poll(newMail, saved, { credentials: { ...sandboxCredentials } }))).toEqual([fresh]);
+	});
+
+	test('Scan Completed on another account primes too: its completed scans are not emitted', async () => {
+		const { saved } = await poll(scanCompleted);
+		const pending = production.db.scans.find((s) => s.status === 'IN_PROCESS' && s.type === 'SCAN_REQUEST');
+		await control(production, `/scans/${pending.id}/status`, { status: 'COMPLETED' });
+		expect((await poll(scanCompleted, saved, { credentials: productionCredentials, node: { credentialId: '2' } })).items).toEqual([]);
+	});
+});
+
+describe('deactivate and reactivate', () => {
+	test('reactivating after a plain deactivation resumes: mail that arrived while the workflow was inactive is emitted once', async () => {
+		const { saved } = await poll(newMail); // active
+		// deactivated: no polls; n8n keeps the static data saved by the last poll that emitted or by the activation
+		const whileInactive = [(await control(sandbox, '/mail', { sender_name: 'While inactive 1' })).mail.id, (await control(sandbox, '/mail', { sender_name: 'While inactive 2' })).mail.id];
+		const reactivated = await poll(newMail, saved); // the activation runs a poll with the saved state
+		expect(ids(reactivated)).toEqual(whileInactive);
+		expect((await poll(newMail, reactivated.saved)).items).toEqual([]);
+	});
+});
+
+describe('the node renamed or copied, a manual run', () => {
+	test('a manual run (Execute step, Fetch Test Event) shows the latest items and changes no state, on any account', async () => {
+		const { saved } = await poll(newMail);
+		const manual = await poll(newMail, saved, { mode: 'manual', credentials: productionCredentials });
+		expect(manual.items).toHaveLength(5);
+		expect(manual.saved).toEqual(saved);
+		const fresh = (await control(sandbox, '/mail', { sender_name: 'After the manual run' })).mail.id;
+		expect(ids(await poll(newMail, saved))).toEqual([fresh]);
+	});
+
+	test('a copied trigger (new node id, no state) primes; the one-poll guard is per node, so the copy polls while the original runs', async () => {
+		const { saved } = await poll(newMail, {}, { node: { id: 'original', name: 'Poll' } });
+		sandbox.settings.latencyMs = 200;
+		const original = poll(newMail, saved, { node: { id: 'original', name: 'Poll' } });
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const copy = await poll(newMail, {}, { node: { id: 'copy', name: 'Poll1' } });
+		sandbox.settings.latencyMs = 0;
+		expect(copy.items).toEqual([]);
+		expect(Object.values(copy.saved)[0]?.recorded, 'the copy primed').toBeDefined();
+		await original;
+	});
+});
+
+describe('one poll at a time, downloads included', () => {
+	test('a poll that starts while the previous one is still downloading returns nothing and leaves the state alone', async () => {
+		const parameters = { ...scanCompleted, options: { downloadFile: true } };
+		const first = await poll(parameters);
+		const pending = sandbox.db.scans.find((s) => s.status === 'IN_PROCESS' && s.type === 'SCAN_REQUEST');
+		const seen = await poll(parameters, first.saved);
+		await control(sandbox, `/scans/${pending.id}/status`, { status: 'COMPLETED' });
+		let release;
+		const held = new Promise((resolve) => (release = resolve));
+		let downloading;
+		const started = new Promise((resolve) => (downloading = resolve));
+		let holding = true; // the first file-link request waits until the overlapping poll has ended
+		sandbox.settings.onRequest = async (record) => {
+			if (record.path.endsWith('/file') && holding) {
+				holding = false;
+				downloading();
+				await held;
+			}
+		};
+		const slow = poll(parameters, seen.saved);
+		await started; // the first poll is in its downloads
+		const before = sandbox.requests.length;
+		const overlapping = await poll(parameters, seen.saved);
+		release();
+		expect(overlapping.items).toEqual([]);
+		expect(overlapping.saved).toEqual(seen.saved);
+		expect(sandbox.requests.slice(before).filter((r) => !r.path.endsWith('/file'))).toEqual([]);
+		const done = await slow;
+		expect(ids(done)).toEqual([pending.id]);
+		expect(done.items[0].binary?.data).toMatchObject({ mimeType: 'application/pdf' });
+	});
+
+	test("a download cut off by the poll's deadline while its file-link request is in flight says so, not that the API kept failing", async () => {
+		const parameters = { ...scanCompleted, options: { downloadFile: true } };
+		const first = await poll(parameters);
+		const pending = sandbox.db.scans.find((s) => s.status === 'IN_PROCESS' && s.type === 'SCAN_REQUEST');
+		const seen = await poll(parameters, first.saved);
+		await control(sandbox, `/scans/${pending.id}/status`, { status: 'COMPLETED' });
+		Object.assign(retryPolicy, { downloadTimeoutMs: 300 });
+		sandbox.settings.onRequest = async (record) => {
+			if (record.path.endsWith('/file')) await new Promise((resolve) => setTimeout(resolve, 1_000));
+		};
+		const done = await poll(parameters, seen.saved);
+		expect(ids(done)).toEqual([pending.id]);
+		expect(done.items[0].json.download_error).toBe("Not downloaded: this poll's downloads did not finish within 0.3 s");
+	});
+});

@@ -363,15 +363,22 @@ async function addDetails(this: IWebhookFunctions, event: EventName, body: IData
 			: event === 'shipment-update'
 				? ['shipment', `/v1/shipments/${segment(String(body.id))}`]
 				: ['mail_item', `/v1/mails/${segment(String(body.id))}`];
+	const fetchRecord = async () => {
+		item.json[key] = await apiRequest.call(this, 'GET', path);
+	};
 	try {
-		try {
-			item.json[key] = await apiRequest.call(this, 'GET', path);
-		} catch (error) {
-			if (!refresh || (error as NodeApiError).context?.status !== 401) throw error;
-			await refresh();
-			item.json[key] = await apiRequest.call(this, 'GET', path);
-		}
+		await fetchRecord();
 	} catch (error) {
+		if (refresh && (error as NodeApiError).context?.status === 401) {
+			try {
+				await refresh();
+				await fetchRecord();
+				return;
+			} catch (again) {
+				item.json[`${key}_error`] = (again as Error).message;
+				return;
+			}
+		}
 		item.json[`${key}_error`] = (error as Error).message;
 	}
 }

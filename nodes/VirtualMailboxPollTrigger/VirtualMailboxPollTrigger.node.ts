@@ -12,7 +12,7 @@ import { pollNewMail } from './newMail';
 import { accountOf, fingerprintOf, type PollState } from './state';
 
 /**
- * The Poll Trigger's guarantee (README, Virtual Mailbox Poll Trigger; the numbers in limits.ts).
+ * The Poll Trigger's guarantee (docs/poll-trigger.md; the numbers in limits.ts).
  *
  * The state carries a fingerprint of the account (credential, server, key digest), the event and
  * the query: a poll with none or another one primes (records where the mailbox stands, emits

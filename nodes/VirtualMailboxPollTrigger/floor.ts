@@ -11,7 +11,7 @@ export type OrderKey = [number, number];
 /** The id the window's part of the floor carries: below every item that arrived at that instant. */
 const BEFORE_ANY_ID = -1;
 
-/** No order key without an arrival date (nullable in the API): such an item is skipped (README). */
+/** No order key without an arrival date (nullable in the API): such an item is skipped (docs/poll-trigger.md). */
 export function orderKeyOf(item: IDataObject): OrderKey | undefined {
 	const arrival = Date.parse(String(item.arrival_date ?? ''));
 	return Number.isNaN(arrival) ? undefined : [arrival, Number(item.id) || 0];

@@ -1,6 +1,6 @@
 /**
- * The Poll Trigger's limits (README, Virtual Mailbox Poll Trigger). They are part of its stated
- * guarantee: change them only together with the README.
+ * The Poll Trigger's limits (docs/poll-trigger.md). They are part of its stated guarantee: change
+ * them only together with that file.
  */
 
 /** Mail logged with an arrival date more than this before the newest recorded mail is not emitted. */

@@ -101,7 +101,7 @@ async function readDownToFloor(this: IPollFunctions, query: Query, floor: OrderK
 			listed += page.data.length;
 			for (const item of page.data) {
 				const key = orderKeyOf(item);
-				if (!key) continue; // undated: no place in the order, never new mail (README)
+				if (!key) continue; // undated: no place in the order, never new mail (docs/poll-trigger.md)
 				if (!isAboveFloor(key, floor)) return; // newest first: the rest is at or below the floor too
 				read.items.set(String(item.id), item);
 				lowest = key;

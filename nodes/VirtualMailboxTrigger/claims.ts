@@ -32,12 +32,12 @@ import { detectEvent, EVENTS, identityOf } from './events';
  *   recorded a key runs it (or fails, visibly). A record that failed may have landed, so a key its
  *   retry finds is run ('unsettled'), not taken for a copy's.
  *
- * What is left (README, limits of the claim): a lock held past the lease (its process stopped
+ * What is left (docs/webhook-trigger.md, limits of the claim): a lock held past the lease (its process stopped
  * while holding it) is deleted by a waiting process; if its holder was only slow, its record may
  * then overlap the next holder's, and a waiter that watched the stopped holder can delete a lock
  * taken just after (it cannot tell two holders apart): copies may then run twice. A Remove
  * Duplicates node with scope "Workflow" in the same workflow shares the workflow's row: the claim
- * then records without the lock ('unguarded') and logs a warning; see the README for what that
+ * then records without the lock ('unguarded') and logs a warning; see docs/webhook-trigger.md for what that
  * node may lose.
  */
 export const claimPolicy = {

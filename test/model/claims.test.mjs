@@ -278,7 +278,7 @@ async function runSchedule(seed, override = {}) {
 		// Only a claim whose own record of keys failed (and whose retry failed too) may fail.
 		if (!errors || !claim.recordFailed) violations.push(`ERROR: ${claim.proc.name} delivery-${claim.delivery}: ${claim.outcome}`);
 	}
-	// The claim limit as the README states it: without the lock after twice the lease a claim runs,
+	// The claim limit as docs/webhook-trigger.md states it: without the lock after twice the lease a claim runs,
 	// a record of keys is waited for a write deadline, its retries start within another.
 	const claimLimitMs = 2 * claimPolicy.leaseMs + 2 * claimPolicy.writeDeadlineMs;
 	const maxClaimMs = Math.max(0, ...claims.filter((c) => c.answeredAt !== undefined).map((c) => c.answeredAt - c.startedAt));

@@ -1,7 +1,7 @@
 // The Poll Trigger's model checker: a seeded, randomized history of a mailbox and of n8n running
 // one Poll Trigger, played against the simulator through n8n-core's PollContext, with an oracle
-// that knows the mailbox's true history and checks the trigger's guarantee (README, "Poll
-// Trigger") after every step. The limits are the contract's numbers, written here as a spec (not
+// that knows the mailbox's true history and checks the trigger's guarantee (docs/poll-trigger.md)
+// after every step. The limits are the contract's numbers, written here as a spec (not
 // imported from the nodes), so that the checker also runs against older builds
 // (VMB_PACKAGE_DIR=<a folder with package.json and dist/>, see the harness).
 //
@@ -454,7 +454,7 @@ export class ModelRun {
 
 	/**
 	 * After priming (`atOnce`) and after every poll that ran to its end: the floor's MAX_REMEMBERED
-	 * part lags one such poll (README: the 1,000th newest recorded item as the previous poll ended).
+	 * part lags one such poll (docs/poll-trigger.md: the 1,000th newest recorded item as the previous poll ended).
 	 */
 	raiseFloor(ep, { atOnce = false } = {}) {
 		if (!ep.top.length) return;
@@ -471,7 +471,7 @@ export class ModelRun {
 			const inQ = new Set();
 			let aboveFloor = 0;
 			for (const m of this.db.mails) {
-				// Without an arrival date an item is never new mail (README, limit 6).
+				// Without an arrival date an item is never new mail (docs/poll-trigger.md, limit 6).
 				if (!m.arrival_date || !matches(m, ep.filters)) continue;
 				const key = keyOf(m);
 				if (!above(key, ep.floor)) continue;
@@ -520,7 +520,7 @@ export class ModelRun {
 			const id = String(item.json.id);
 			const key = [Date.parse(item.json.arrival_date), Number(id)];
 			if (ep.emitted.has(id)) this.violation('exactly-once', `mail ${id} emitted twice`);
-			if (!item.json.arrival_date) this.violation('undated', `mail ${id} emitted without an arrival date (README: never while it has none)`);
+			if (!item.json.arrival_date) this.violation('undated', `mail ${id} emitted without an arrival date (docs/poll-trigger.md: never while it has none)`);
 			const loggedAt = this.logged.get(id) ?? 0;
 			if (loggedAt <= ep.primingSeq) this.violation('nothing-before-activation', `mail ${id} (arrived ${item.json.arrival_date}) was in the mailbox before the activation or last edit, yet emitted`);
 			if (previous && cmp(key, previous) < 0) this.violation('oldest-first', `mail ${id} emitted after a newer item`);

@@ -1,4 +1,4 @@
-// A plain reading of the Poll Trigger's contract (README, "Poll Trigger"), written straight from its
+// A plain reading of the Poll Trigger's contract (docs/poll-trigger.md), written straight from its
 // sentences with none of the node's concerns (n8n, retries, binary data, dividing deep reads), to
 // check the model checker's oracle: run against it, the oracle must find nothing (apart from the
 // depth limit, which this reading does not implement: histories for it have no bursts past
@@ -19,7 +19,7 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 	};
 	/**
 	 * Newest first, while `more(item)` holds, at most `most` items (cursors within this call only).
-	 * Mail without an arrival date is skipped (README, limit 6): it neither ends nor counts.
+	 * Mail without an arrival date is skipped (docs/poll-trigger.md, limit 6): it neither ends nor counts.
 	 */
 	const read = async (path, query, more, most = Infinity) => {
 		const out = [];
@@ -53,7 +53,7 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 	function raiseFloor(state, atOnce = false) {
 		const keys = Object.values(state.recorded).sort((a, b) => cmp(b, a));
 		if (!keys.length) return;
-		// The 1,000-remembered part lags one poll (README, the floor); priming applies it at once.
+		// The 1,000-remembered part lags one poll (docs/poll-trigger.md, the floor); priming applies it at once.
 		const remembered = keys[MAX_REMEMBERED - 1];
 		const candidates = [[keys[0][0] - LATE_WINDOW_MS, -1], atOnce ? remembered : state.remembered];
 		state.remembered = remembered ?? null;

@@ -5,7 +5,7 @@
 // deliveries in between; each delivery must run the workflow once: none lost, none doubled.
 //
 // Which configurations run: VMB_SLOW_STORE, a comma-separated list of <write ms>x<workers>, or
-// "all" for the eight the README quotes (0, 200, 400, 1000 ms with 2 and 3 workers); by default
+// "all" for the eight docs/scaling.md quotes (0, 200, 400, 1000 ms with 2 and 3 workers); by default
 // 400x3 and 1000x3, which CI runs. One cluster per worker count. Each configuration prints a "[queue] …" line.
 import { createRequire } from 'node:module';
 import path from 'node:path';

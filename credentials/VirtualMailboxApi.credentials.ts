@@ -21,17 +21,21 @@ export class VirtualMailboxApi implements ICredentialType {
 	documentationUrl =
 		'https://github.com/virtual-mailbox/n8n-nodes-virtual-mailbox#credentials';
 
+	// Each field's help is a hint, shown under it (a description shows only on hover). The provider
+	// does not publish its key prefixes (spec, Authentication: "a live prefix", "a test prefix"), so
+	// the hints say which key goes with which environment rather than quote a prefix.
 	properties: INodeProperties[] = [
 		{
 			displayName: 'Environment',
 			name: 'environment',
 			type: 'options',
 			options: [
-				{ name: 'Production', value: 'production', description: 'Live mailbox; keys with the live prefix' },
-				{ name: 'Sandbox', value: 'sandbox', description: 'Test server; keys with the test prefix' },
-				{ name: 'Custom', value: 'custom', description: 'Another base URL, such as a local simulator or a proxy' },
+				{ name: 'Production', value: 'production', description: 'Your live mailbox, with a production (live) key' },
+				{ name: 'Sandbox', value: 'sandbox', description: "The provider's test server, with a sandbox (test) key" },
+				{ name: 'Custom', value: 'custom', description: 'Another base URL: the local simulator of npm run dev, or a proxy' },
 			],
 			default: 'production',
+			hint: 'Production for your real mail; Sandbox to try requests on test data; Custom for the local simulator or a proxy',
 		},
 		{
 			displayName: 'Base URL',
@@ -40,7 +44,7 @@ export class VirtualMailboxApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'http://127.0.0.1:4010',
-			description: 'Server address, with or without the /v1 path',
+			hint: 'Server address, with or without the /v1 path. The local simulator of npm run dev: http://127.0.0.1:4010.',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
 		{
@@ -50,7 +54,7 @@ export class VirtualMailboxApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Dashboard: Settings → Developer → API keys. Production keys start with the live prefix, sandbox keys with the test prefix.',
+			hint: 'Dashboard → Settings → Developer → API keys. A production (live) key works only with Production, a sandbox (test) key only with Sandbox.',
 		},
 		{
 			displayName: 'Webhook Secret',
@@ -58,7 +62,14 @@ export class VirtualMailboxApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: 'Only for the Virtual Mailbox Trigger. Dashboard: Settings → Automations → Webhooks, the signing secret shared by all webhooks of the account.',
+			hint: 'Only for the Virtual Mailbox Trigger: Dashboard → Settings → Automations → Webhooks, the signing secret shared by all webhooks of the account',
+		},
+		{
+			displayName: 'Rotating the Webhook Secret',
+			name: 'webhookRotation',
+			type: 'boolean',
+			default: false,
+			description: 'Whether you just clicked "Reset Secret" in the dashboard: deliveries signed with the previous secret are then still accepted until you turn this off',
 		},
 		{
 			displayName: 'Previous Webhook Secret',
@@ -66,7 +77,8 @@ export class VirtualMailboxApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: 'After "Reset Secret" in the dashboard, paste the old secret here so deliveries already signed with it are still accepted; clear it once the rotation has settled',
+			hint: 'The secret before "Reset Secret": deliveries already signed with it are still accepted. Turn Rotating off (and clear this) once the rotation has settled.',
+			displayOptions: { show: { webhookRotation: [true] } },
 		},
 	];
 
@@ -93,7 +105,7 @@ export class VirtualMailboxApi implements ICredentialType {
 					value: 401,
 					// n8n shows this text as is (no expressions); the node's own 401 errors name the likely mismatch.
 					message:
-						'The API key was rejected (401). Production keys carry the live prefix and sandbox keys the test prefix: check that Environment matches the key, or create a new key in the dashboard.',
+						'The API key was rejected (401). A production (live) key works only with Production and a sandbox (test) key only with Sandbox: check that Environment matches the key, or create a new key in the dashboard.',
 				},
 			},
 			{

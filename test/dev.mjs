@@ -1,5 +1,7 @@
 // `npm run dev`: the local simulator and real n8n (2.41.1 on Node 24) with this package loaded,
-// an owner account, a credential pointing at the simulator and the example workflows, active.
+// an owner account, a credential pointing at the simulator and the example workflows, active. The
+// simulator subscribes every Virtual Mailbox Trigger n8n runs (published or listening for a test
+// event) by itself (simulator/follow-triggers.mjs), and serves the mailroom page.
 // TypeScript rebuilds on save and n8n reloads the nodes. Ctrl-C stops everything it started.
 // `npm run dev -- --queue`: the same in n8n's queue mode (test/queue/cluster.mjs: Postgres, Redis,
 // a main, two workers, two webhook processes), with fresh data each time and no reload on save.
@@ -9,9 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from './simulator/server.mjs';
+import { followTriggers } from './simulator/follow-triggers.mjs';
 import { OWNER, startN8n } from './e2e/real-n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
-import { exampleWorkflows, examplesHome, setUpExample, triggeredExamples } from './e2e/examples.mjs';
+import { DEV_SAMPLES, devWorkflows, examplesHome, triggeredExamples, UNPUBLISHED_IN_DEV } from './e2e/examples.mjs';
 import { ensureRuntime } from './setup/n8n-runtime.mjs';
 import { startCluster } from './queue/cluster.mjs';
 
@@ -51,7 +54,14 @@ try {
 	// n8n's default security settings; its home (and so ~/.n8n-files, where the examples save scans) is HOME.
 	const { env: n8nEnv, filesFolder: scansDir } = examplesHome(HOME);
 	const firstRun = QUEUE || !fs.existsSync(path.join(userFolder, '.vmb-imported'));
-	const workflows = exampleWorkflows().map((w) => ({ ...w, workflow: setUpExample(w.workflow, scansDir) }));
+	const workflows = devWorkflows(scansDir);
+	// n8n's output tells which triggers are active or listening; the simulator subscribes their URLs.
+	const follower = followTriggers(sim.url, { onError: (error) => say(`Simulator could not follow a trigger: ${error.message}`) });
+	const n8nLog = (line) => {
+		follower.write(line);
+		if (process.env.VMB_DEV_VERBOSE) say(line);
+	};
+	const published = workflows.filter((w) => w.path && w.workflow.active);
 	let cluster;
 	if (QUEUE) {
 		say('Starting PostgreSQL, Redis and n8n in queue mode (a main, two workers, two webhook processes)…');
@@ -60,8 +70,8 @@ try {
 			env: n8nEnv,
 			credentials: [credentialFor(sim)],
 			workflows: workflows.map((w) => w.workflow),
-			waitForWebhooks: triggeredExamples().map((w) => w.path),
-			log: process.env.VMB_DEV_VERBOSE ? say : () => {},
+			waitForWebhooks: published.map((w) => w.path),
+			log: (line) => (line.startsWith('[main] ') ? n8nLog(line) : process.env.VMB_DEV_VERBOSE && say(line)),
 		});
 		stoppers.push(() => cluster.stop());
 	}
@@ -70,24 +80,18 @@ try {
 		userFolder,
 		port: N8N_PORT,
 		dev: true,
-		env: n8nEnv,
 		credentials: firstRun ? [credentialFor(sim)] : [],
 		workflows: firstRun ? workflows.map((w) => w.workflow) : [],
-		waitForWebhooks: triggeredExamples().map((w) => w.path),
-		log: process.env.VMB_DEV_VERBOSE ? say : () => {},
+		waitForWebhooks: published.map((w) => w.path),
+		// The trigger logs at n8n's info level the URLs the simulator follows.
+		env: { ...n8nEnv, N8N_LOG_LEVEL: 'info' },
+		log: n8nLog,
 	});
 	if (!QUEUE) {
 		stoppers.push(() => n8n.stop());
 		fs.writeFileSync(path.join(userFolder, '.vmb-imported'), new Date().toISOString());
 	}
-	// Production webhooks reach the webhook processes in queue mode (the first stands for a load balancer).
-	const webhookBase = cluster?.webhookBases[0] ?? n8n.base;
-	// Filing by rules and by sender would both file the same mail: the demo subscribes the rules.
-	for (const { events, path: hookPath } of triggeredExamples().filter((w) => w.file !== 'file-new-mail-by-sender.json')) {
-		for (const event of events) {
-			await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url: `${webhookBase}/webhook/${hookPath}` }) });
-		}
-	}
+	await follower.settled();
 	n8n.child.once('exit', (code) => {
 		if (!stopping) {
 			say(`n8n exited (${code}).`);
@@ -102,9 +106,17 @@ Local simulator of the API:                     ${sim.url}  (credential "Virtual
 Saved scans go to:                              ${scansDir}${QUEUE ? `
 Queue mode: webhook processes ${cluster.webhookBases.join(', ')}; two workers; data in ${cluster.root} (removed at exit)` : ''}
 
-Make things happen (each sends signed webhooks to the active demo workflows):
-  curl -X POST ${sim.url}/_control/mail -d '{"sender_name":"Chase Bank","mail_type":"package"}'
-  curl -X POST ${sim.url}/_control/scans/<scan id>/status -d '{"status":"COMPLETED"}'
+Mailroom (log mail, request and complete scans, ship; the deliveries and their answers):
+  ${sim.url}/mailroom
+Every Virtual Mailbox Trigger n8n runs is subscribed by the simulator itself, for the events it
+selects: a published workflow's at its Production URL, and one listening for a test event
+("Execute workflow" or "Listen for test event") at its Test URL. Nothing to register: add the
+trigger, pick the credential "Virtual Mailbox (local simulator)", listen, and log mail.
+Make things happen (or use the mailroom page):
+${DEV_SAMPLES.map((s) => `  ${s.shows}:\n    curl -X POST ${sim.url}/_control/mail -d '${JSON.stringify(s.body)}'`).join('\n')}
+  a scan completed (scan ids: the mailroom's Scans table, where "Request scan" makes one):
+    curl -X POST ${sim.url}/_control/scans/<scan id>/status -d '{"status":"COMPLETED"}'
+${triggeredExamples().filter((w) => UNPUBLISHED_IN_DEV.includes(w.file)).map((w) => `"${w.workflow.name}" is not published (it would file the same mail as the rules): publish it and unpublish "file mail by rules" to try it.`).join('\n')}
 ${QUEUE ? 'Restart to load a rebuilt package.' : 'Rebuilds on save reload the nodes.'} Ctrl-C stops n8n and the simulator.`);
 } catch (error) {
 	say(`npm run dev failed: ${error.message}`);

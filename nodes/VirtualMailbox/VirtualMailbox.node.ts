@@ -18,7 +18,9 @@ export class VirtualMailbox implements INodeType {
 		icon: { light: 'file:../../icons/virtualMailbox.svg', dark: 'file:../../icons/virtualMailbox.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// The operation in words ("move to folder: mail", "get many: scan"), not its saved value.
+		subtitle:
+			'={{ ({ "mail:update": "move to folder", "mail:getAll": "get many", "scan:create": "request" })[$parameter["resource"] + ":" + $parameter["operation"]] ?? $parameter["operation"].replace(/([A-Z])/g, " $1").toLowerCase() }}: {{ $parameter["resource"] }}',
 		description: 'Read and act on virtual mailbox mail: list and file mail, scans, shipments, folders, addresses and bank accounts',
 		defaults: { name: 'Virtual Mailbox' },
 		usableAsTool: true,

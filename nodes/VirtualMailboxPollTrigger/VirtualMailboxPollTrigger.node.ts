@@ -7,6 +7,7 @@ import { pollsInFlight } from '../shared/state/pollsInFlight';
 import { retryPolicy } from '../shared/state/retryPolicy';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { deadlineIn, getApiCredentials, type Query } from '../shared/transport';
+import { ruleValuesNotice } from '../shared/values';
 import { type CompletionEvent, pollCompletions } from './completions';
 import { pollNewMail } from './newMail';
 import { accountOf, fingerprintOf, type PollState } from './state';
@@ -65,6 +66,7 @@ export class VirtualMailboxPollTrigger implements INodeType {
 					{ name: 'Scan Completed', value: 'scan-completed', description: 'A scan request finished' },
 				],
 			},
+			ruleValuesNotice({ mail: true, scan: true, shipment: false }),
 			{
 				displayName: 'Filters',
 				name: 'filters',

@@ -15,6 +15,7 @@ import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 import { retryPolicy } from '../shared/state/retryPolicy';
 import { attachLink, downloadFileOption, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
 import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
+import { ruleValuesNotice } from '../shared/values';
 import { claimDelivery, claimKeyOf, claimStoreOf } from './claims';
 import type { ClaimClock, DeduplicationHelpers } from './claims';
 import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
@@ -55,7 +56,9 @@ export class VirtualMailboxTrigger implements INodeType {
 		version: [1, 1.1, 2],
 		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when mail arrives or a scan, open request or shipment changes status (signed webhooks)',
+		// n8n's node creator shows the Virtual Mailbox node and this trigger as one card with this
+		// description (its merge takes the trigger's), also when adding an action: it names both.
+		description: 'File, scan and ship virtual mailbox mail, or start a workflow when mail arrives or a scan, open request or shipment changes status',
 		defaults: { name: 'Virtual Mailbox Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -77,6 +80,8 @@ export class VirtualMailboxTrigger implements INodeType {
 				default: ['new-mail'],
 				options: EVENT_OPTIONS,
 			},
+			// Version 2 outputs REST values; 1 and 1.1 the provider's upper-case ones (LETTER, INBOX).
+			ruleValuesNotice({ mail: true, scan: true, shipment: true }, { show: { '@version': [{ _cnd: { gte: 2 } }] } }),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -189,8 +194,9 @@ export class VirtualMailboxTrigger implements INodeType {
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				forgetWebhookCredentials(this);
+				// The URL in this line and in the one of create() is how `npm run dev` (test/dev/follow-triggers.mjs) keeps the simulator's subscriptions in step.
 				this.logger.info(
-					'Virtual Mailbox Trigger deactivated: remove or pause its dashboard subscriptions if they should stop sending.',
+					`Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of ${this.getNodeWebhookUrl('default')} if they should stop sending.`,
 				);
 				return true;
 			},
@@ -259,7 +265,9 @@ export class VirtualMailboxTrigger implements INodeType {
 		const verify = async (fresh: boolean) => {
 			const { credentials, cached } = await webhookCredentials.call(this, now, fresh);
 			// Pasted secrets often carry a trailing newline or spaces: the signing secret never does.
-			const secrets = [credentials.webhookSecret, credentials.previousWebhookSecret].map((secret) => String(secret ?? '').trim());
+			// The previous secret counts only while the credential says a rotation is under way (the field is hidden otherwise).
+			const previous = credentials.webhookRotation === true ? credentials.previousWebhookSecret : '';
+			const secrets = [credentials.webhookSecret, previous].map((secret) => String(secret ?? '').trim());
 			return { cached, verdict: verifySignature(req.headers, rawBody, secrets, now, toleranceMs) };
 		};
 		let check;

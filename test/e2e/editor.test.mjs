@@ -108,7 +108,7 @@ test('the node creator finds our nodes by name: the action node and its webhook 
 	expect(panel.split('Virtual Mailbox').length - 1).toBeGreaterThanOrEqual(2);
 	expect(panel).toContain('Virtual Mailbox Poll');
 	if (n8n.runtime.major >= 2) {
-		expect(panel).toContain('Starts the workflow when mail arrives or a scan');
+		expect(panel).toContain('File, scan and ship virtual mailbox mail, or start a workflow when mail arrives');
 		expect(panel).toContain('by checking the mailbox on a schedule');
 	}
 	await page.keyboard.press('Escape');
@@ -279,8 +279,8 @@ describe('node creator actions and ID pickers', () => {
 		await page.keyboard.press('Escape');
 	}, 120_000);
 
-	test('choosing "Create a scan request" opens the node on Scan → Create, with the billing notice and the mail list from the simulator', async () => {
-		await chooseAction('Create a scan request', 'Scan', 'Create');
+	test('choosing "Request a scan" opens the node on Scan → Create, with the billing notice and the mail list from the simulator', async () => {
+		await chooseAction('Request a scan', 'Scan', 'Create');
 		await expect(ndv().getByText(/^Billable: every run/).count()).resolves.toBe(1);
 		await ndv().locator('[data-test-id="resource-locator-mailId"] [data-test-id="rlc-input"]').click();
 		const newest = (await (await fetch(`${sim.url}/v1/mails?sort=newest&limit=50`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json()).data;
@@ -341,7 +341,7 @@ describe('node creator actions and ID pickers', () => {
 		await page.keyboard.type('Virtual Mailbox');
 		steps.push('type "Virtual Mailbox"');
 		await click('Virtual Mailbox', creator().getByText('Virtual Mailbox', { exact: true }).first());
-		await click('Move a mail item to a folder or mark it read', creator().getByText('Move a mail item to a folder or mark it read', { exact: true }));
+		await click('Move mail to folder', creator().getByText('Move mail to folder', { exact: true }));
 		await ndv().waitFor();
 		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe('Move to Folder or Mark Read');
 		// n8n 2.x: a dropdown button; 1.x: a select whose placeholder is the collection's placeholder.

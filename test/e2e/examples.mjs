@@ -45,3 +45,21 @@ export function examplesHome(home) {
 export function setUpExample(workflow, filesFolder) {
 	return JSON.parse(JSON.stringify(workflow).replaceAll(EXAMPLES_FILES_FOLDER, filesFolder));
 }
+
+/**
+ * "File new mail by sender" and "file mail by rules" would both file each new mail item, so
+ * `npm run dev` imports the first unpublished (the user publishes it, and unpublishes the rules,
+ * to try it): every published example is then subscribed and does what it shows.
+ */
+export const UNPUBLISHED_IN_DEV = ['file-new-mail-by-sender.json'];
+
+/** The examples as `npm run dev` imports them. */
+export function devWorkflows(filesFolder) {
+	return exampleWorkflows().map((w) => ({ ...w, workflow: { ...setUpExample(w.workflow, filesFolder), ...(UNPUBLISHED_IN_DEV.includes(w.file) ? { active: false } : {}) } }));
+}
+
+/** The mail `npm run dev` suggests logging, and what each shows in the published examples. */
+export const DEV_SAMPLES = [
+	{ shows: 'a package: filed in Packages, and both package alerts run', body: { sender_name: 'Amazon', mail_type: 'package' } },
+	{ shows: 'a bank letter: filed in Banks and marked read', body: { sender_name: 'Chase Bank', mail_type: 'letter' } },
+];

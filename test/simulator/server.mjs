@@ -1,7 +1,8 @@
 // A local copy of the Virtual Mailbox API (docs/api.md), the provider's endpoints beyond the
 // published spec included, with a webhook sender and /_control endpoints that tests and
-// `npm run dev` use to add mail, move scans along and inject faults. This file is the HTTP
+// `npm run dev` use to add mail, move scans along and inject faults, and the mailroom page (GET /mailroom). This file is the HTTP
 // plumbing (auth, faults, routing, files); each section of the API has its module in routes/.
+import fs from 'node:fs';
 import http from 'node:http';
 import { ApiError } from './paging.mjs';
 import { Mailbox } from './mailbox.mjs';
@@ -22,6 +23,9 @@ import webhookRoutes from './routes/webhooks.mjs';
 
 export const DEFAULT_KEYS = { apiKey: 'test_sk_simulator_full_access', readOnlyKey: 'test_sk_simulator_read_only' };
 export const DEFAULT_WEBHOOK_SECRET = 'whsec_simulator_0123456789abcdef';
+
+/** The mailroom page: plain HTML and JS over the /_control endpoints, no build step. */
+const MAILROOM_PAGE = new URL('./mailroom.html', import.meta.url);
 
 const pattern = (prefix, path) => new RegExp(`^${prefix}${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
 
@@ -119,6 +123,10 @@ export async function startSimulator({
 		const url = new URL(req.url, mailbox.baseUrl);
 		try {
 			if (url.pathname.startsWith('/files/')) return serveFile(res, url);
+			if (req.method === 'GET' && url.pathname === '/favicon.ico') return res.writeHead(204).end();
+			if (req.method === 'GET' && (url.pathname === '/mailroom' || url.pathname === '/')) {
+				return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(fs.readFileSync(MAILROOM_PAGE));
+			}
 			const raw = await readBody(req);
 			if (url.pathname.startsWith('/_control/')) {
 				const entry = control.find((c) => c.method === req.method && c.regex.test(url.pathname));

@@ -18,8 +18,14 @@ export class WebhookSender {
 		this.deliveries = [];
 	}
 
-	subscribe(event, url) {
-		if (!this.subscriptions.some((w) => w.event === event && w.url === url)) this.subscriptions.push({ event, url });
+	subscribe(event, url, origin) {
+		if (!this.subscriptions.some((w) => w.event === event && w.url === url)) this.subscriptions.push({ event, url, ...(origin ? { origin } : {}) });
+	}
+
+	/** The subscriptions of `url` become one per event of `events` (none: the URL is unsubscribed). */
+	follow(url, events, origin) {
+		for (let i = this.subscriptions.length - 1; i >= 0; i--) if (this.subscriptions[i].url === url) this.subscriptions.splice(i, 1);
+		for (const event of events) this.subscribe(event, url, origin);
 	}
 
 	sign(raw, { secret = this.secret, timestamp = Date.now() } = {}) {
@@ -36,7 +42,8 @@ export class WebhookSender {
 		try {
 			const response = await fetch(url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
 			record.status = response.status;
-			await response.arrayBuffer();
+			// What the receiver answered, for the mailroom page (n8n: {"received":true,"ignored":…} or an error text).
+			record.answer = (await response.text()).slice(0, 300);
 		} catch (error) {
 			record.error = error.message;
 		}

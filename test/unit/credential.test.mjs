@@ -27,11 +27,33 @@ describe('credential virtualMailboxApi', () => {
 	test('fields and environments are the contract\'s', async () => {
 		const type = await credentialType();
 		expect(type.name).toBe('virtualMailboxApi');
-		expect(type.properties.map((p) => p.name)).toEqual(['environment', 'baseUrl', 'apiKey', 'webhookSecret', 'previousWebhookSecret']);
+		expect(type.properties.map((p) => p.name)).toEqual(['environment', 'baseUrl', 'apiKey', 'webhookSecret', 'webhookRotation', 'previousWebhookSecret']);
 		expect(type.properties[0].options.map((o) => o.value)).toEqual(['production', 'sandbox', 'custom']);
 		for (const secret of ['apiKey', 'webhookSecret', 'previousWebhookSecret']) {
 			expect(type.properties.find((p) => p.name === secret).typeOptions.password).toBe(true);
 		}
+	});
+
+	test('every field a user fills in has its help as a hint under it, not only on hover', async () => {
+		const type = await credentialType();
+		for (const name of ['environment', 'baseUrl', 'apiKey', 'webhookSecret', 'previousWebhookSecret']) {
+			const field = type.properties.find((p) => p.name === name);
+			expect(field.hint, name).toMatch(/\w{3,}/);
+		}
+		expect(type.properties.find((p) => p.name === 'apiKey').hint).toMatch(/Settings → Developer → API keys.*production \(live\) key works only with Production/);
+		expect(type.properties.find((p) => p.name === 'baseUrl').hint).toContain('http://127.0.0.1:4010');
+	});
+
+	test('Previous Webhook Secret shows only when the user says the secret is being rotated', async () => {
+		const type = await credentialType();
+		const rotating = type.properties.find((p) => p.name === 'webhookRotation');
+		expect(rotating).toMatchObject({ type: 'boolean', default: false });
+		expect(type.properties.find((p) => p.name === 'previousWebhookSecret').displayOptions).toEqual({ show: { webhookRotation: [true] } });
+		// As n8n's credentials form decides what to show (NodeHelpers.displayParameter).
+		const { NodeHelpers } = await import('n8n-workflow');
+		const previous = type.properties.find((p) => p.name === 'previousWebhookSecret');
+		expect(NodeHelpers.displayParameter({ environment: 'production', webhookRotation: false }, previous, null)).toBe(false);
+		expect(NodeHelpers.displayParameter({ environment: 'production', webhookRotation: true }, previous, null)).toBe(true);
 	});
 
 	test('the test request hits GET /v1/account on the selected environment (same servers as the transport)', async () => {
@@ -41,7 +63,7 @@ describe('credential virtualMailboxApi', () => {
 		expect(base({ environment: 'production' })).toBe(SERVERS.production);
 		expect(base({ environment: 'sandbox' })).toBe(SERVERS.sandbox);
 		expect(base({ environment: 'custom', baseUrl: 'http://127.0.0.1:4010/' })).toBe('http://127.0.0.1:4010');
-		expect(check.rules.find((r) => r.properties.value === 401).properties.message).toMatch(/live prefix.*test prefix/);
+		expect(check.rules.find((r) => r.properties.value === 401).properties.message).toMatch(/production \(live\) key works only with Production and a sandbox \(test\) key only with Sandbox/);
 	});
 
 	test('the test request takes a custom Base URL exactly as the nodes do (with /v1, slashes, spaces); Base URL is required with Custom', async () => {

@@ -55,6 +55,6 @@ describe('the panel warns where an operation costs money or destroys something',
 		const mailOperations = properties.find((p) => p.name === 'operation' && p.displayOptions.show.resource[0] === 'mail').options;
 		const filing = mailOperations.find((o) => o.value === 'update');
 		expect(filing.name).toBe('Move to Folder or Mark Read');
-		expect(filing.action).toBe('Move a mail item to a folder or mark it read');
+		expect(filing.action).toBe('Move mail to folder');
 	});
 });

@@ -102,14 +102,20 @@ describe('rejected with 401 (or 400), no workflow data, never a throw', () => {
 		expect(run.result.workflowData).toBeUndefined();
 	});
 	test('secrets pasted with a trailing newline or spaces still verify (current and previous)', async () => {
-		const credentials = { ...DEFAULT_CREDENTIALS, webhookSecret: `${SECRET}\n`, previousWebhookSecret: `  ${PREVIOUS} ` };
+		const credentials = { ...DEFAULT_CREDENTIALS, webhookSecret: `${SECRET}\n`, webhookRotation: true, previousWebhookSecret: `  ${PREVIOUS} ` };
 		expect(started(await deliver(body, { credentials }))).toHaveLength(1);
 		expect(started(await deliver(undefined, { req: request({ ...payloads['new-mail'], id: 5301 }, { secret: PREVIOUS }), credentials }))).toHaveLength(1);
 	});
 	test('the previous secret still works during rotation', async () => {
-		const credentials = { ...DEFAULT_CREDENTIALS, previousWebhookSecret: PREVIOUS };
+		const credentials = { ...DEFAULT_CREDENTIALS, webhookRotation: true, previousWebhookSecret: PREVIOUS };
 		const run = await deliver(undefined, { req: request(body, { secret: PREVIOUS }), credentials });
 		expect(started(run)).toHaveLength(1);
+	});
+	test('the previous secret is refused once Rotating the Webhook Secret is off', async () => {
+		const credentials = { ...DEFAULT_CREDENTIALS, webhookRotation: false, previousWebhookSecret: PREVIOUS };
+		const run = await deliver(undefined, { req: request({ ...payloads['new-mail'], id: 5302 }, { secret: PREVIOUS }), credentials });
+		expect(run.response.statusCode).toBe(401);
+		expect(started(run)).toHaveLength(0);
 	});
 	test('signed but malformed JSON gets 400', async () => {
 		const { raw, headers } = sign('{"id": 1001,');

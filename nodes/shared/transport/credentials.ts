@@ -17,6 +17,7 @@ export interface VirtualMailboxCredentials {
 	baseUrl?: string;
 	apiKey?: string;
 	webhookSecret?: string;
+	webhookRotation?: boolean;
 	previousWebhookSecret?: string;
 }
 

@@ -2,7 +2,13 @@
 // inject faults, and make the mailroom act (mail arrives, a scan moves on, a shipment ships), each
 // notifying the webhook subscriptions as the service would.
 import { queryMails } from '../mail-query.mjs';
+import { fail } from '../problems.mjs';
+import { TYPE_LABELS, uuidFrom } from '../data.mjs';
+import { iso } from '../mailbox.mjs';
 import { scanEvent } from '../webhooks.mjs';
+
+/** The REST mail types (spec, GET /v1/mails mail_type), as the mailroom logs them. */
+export const MAIL_TYPES = Object.keys(TYPE_LABELS);
 
 export default function controlRoutes(ctl, { mailbox, webhooks, requests, faults, reset, info }) {
 	ctl('POST', '/reset', ({ body }) => {
@@ -26,6 +32,8 @@ export default function controlRoutes(ctl, { mailbox, webhooks, requests, faults
 		return {};
 	});
 	ctl('POST', '/mail', async ({ body }) => {
+		if (body.mail_type !== undefined && !MAIL_TYPES.includes(body.mail_type)) throw fail(422, `mail_type must be one of ${MAIL_TYPES.join(', ')}`, [{ field: 'mail_type', message: `one of ${MAIL_TYPES.join(', ')}` }]);
+		for (const field of ['sender_name', 'recipient_name']) if (body[field] === '') delete body[field];
 		const mail = mailbox.addMail(body);
 		return { mail: mailbox.mailEntry(mail), deliveries: await webhooks.notify('new-mail', mail) };
 	});
@@ -35,9 +43,49 @@ export default function controlRoutes(ctl, { mailbox, webhooks, requests, faults
 		mailbox.setScanStatus(scan, body.status ?? 'COMPLETED', body);
 		return { scan: mailbox.scanOut(scan), deliveries: await webhooks.notify(scanEvent(scan), scan) };
 	});
+	// The mailroom page (GET /mailroom): the newest of each list, the subscriptions and the deliveries sent.
+	ctl('GET', '/mailroom', () => {
+		const db = mailbox.db;
+		const newest = (list, key) => [...list].sort((a, b) => String(b[key]).localeCompare(String(a[key]))).slice(0, 25);
+		return {
+			mails: db.mails.slice(0, 25).map((m) => mailbox.mailEntry(m)),
+			scans: newest(db.scans, 'updated_at').map((s) => mailbox.scanOut(s)),
+			shipments: newest(db.shipments, 'created_on'),
+			folders: db.folders,
+			subscriptions: webhooks.subscriptions,
+			deliveries: webhooks.deliveries.slice(-25).reverse(),
+			mailTypes: MAIL_TYPES,
+		};
+	});
+	ctl('POST', '/mails/{id}/discard', ({ id }) => {
+		const mail = mailbox.mailById(id);
+		mail.previous_status = mail.mail_status;
+		mail.mail_status = 'discard_request';
+		mailbox.changed();
+		return { mail: mailbox.mailEntry(mail) };
+	});
+	/** A shipment of one mail item to the default shipping address, in progress (shipment-update sent). */
+	ctl('POST', '/mails/{id}/ship', async ({ id }) => {
+		const mail = mailbox.mailById(id);
+		const address = mailbox.db.addresses.find((a) => a.type === 'shipping' && a.is_default) ?? mailbox.db.addresses[0];
+		const shipment = {
+			id: uuidFrom(mailbox.db.random), type: 'shipment', status: 'in_progress', item_count: 1, created_on: iso(), is_expedited: false, is_insured: false, declared_value: 0,
+			mail_items: [{ id: mail.id, mail_type: mail.mail_type, sender_name: mail.sender_name, arrival_date: mail.arrival_date, envelope_image_url: mail.envelope_image_url }],
+			tracking_number: null, service_name: null,
+			destination: address ? { name: address.name, line1: address.line1, line2: address.line2, city: address.city, state: address.state, postal_code: address.postal_code, country: address.country } : null,
+			requested_ship_date: null, deposit_check_slip_company_name: null, instructions: null, insured_amount: null, reject_reason: null,
+		};
+		mailbox.db.shipments.unshift(shipment);
+		mailbox.changed();
+		return { shipment, deliveries: await webhooks.notify('shipment-update', shipment) };
+	});
 	ctl('POST', '/shipments/{id}/status', async ({ id, body }) => {
 		const shipment = mailbox.find(mailbox.db.shipments, id, 'shipment');
 		shipment.status = body.status ?? 'shipped';
+		if (shipment.status === 'shipped' && !shipment.tracking_number) {
+			shipment.tracking_number = `1Z${String(Date.now()).slice(-16).padStart(16, '0')}`;
+			shipment.service_name = 'UPS Ground';
+		}
 		return { shipment, deliveries: await webhooks.notify('shipment-update', shipment) };
 	});
 }

@@ -9,6 +9,13 @@ export default function webhookRoutes(ctl, { mailbox, webhooks }) {
 		webhooks.subscribe(body.event, body.url);
 		return webhooks.subscriptions;
 	});
+	/** Replace the subscriptions of one URL: {url, events: [...], origin?} (events [] unsubscribes it). */
+	ctl('PUT', '/webhooks', ({ body }) => {
+		const events = body.events ?? [];
+		if (typeof body.url !== 'string' || !Array.isArray(events) || events.some((e) => !EVENTS.includes(e))) throw fail(422, 'url and events (new-mail, scan-update, open-update, shipment-update) are required');
+		webhooks.follow(body.url, events, body.origin);
+		return webhooks.subscriptions;
+	});
 	ctl('GET', '/webhooks', () => webhooks.subscriptions);
 	ctl('DELETE', '/webhooks', () => {
 		webhooks.subscriptions.length = 0;

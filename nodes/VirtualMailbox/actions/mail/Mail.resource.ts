@@ -28,7 +28,7 @@ export const description: INodeProperties[] = [
 				name: 'Move to Folder or Mark Read',
 				value: 'update',
 				description: 'File a mail item into a folder (picked, by ID or by name, created if missing), take it out of its folder, or mark it read or unread',
-				action: 'Move a mail item to a folder or mark it read',
+				action: 'Move mail to folder',
 			},
 			{ name: 'Seed Mail Item (Sandbox)', value: 'seedMailItem', description: 'Sandbox only: add one test mail item of a chosen type, sender, weight and size', action: 'Seed a mail item in the sandbox' },
 			{ name: 'Seed Mailbox (Sandbox)', value: 'seedMailbox', description: 'Sandbox only: fill the mailbox with sample mail, one output item per mail item', action: 'Seed the mailbox in the sandbox' },

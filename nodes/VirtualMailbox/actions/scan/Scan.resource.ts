@@ -21,7 +21,7 @@ export const description: INodeProperties[] = [
 		options: [
 			{ name: 'Cancel', value: 'cancel', description: 'Cancel a scan request that is still in process', action: 'Cancel a scan' },
 			{ name: 'Complete (Sandbox)', value: 'complete', description: 'Sandbox only: force a pending scan to completed, optionally with a label and summary', action: 'Complete a scan in the sandbox' },
-			{ name: 'Create', value: 'create', description: 'Request a scan (letters, large letters) or an open-and-scan (magazines, catalogs, softpaks, packages) of a mail item. Billable: the mailroom does real work.', action: 'Create a scan request' },
+			{ name: 'Create', value: 'create', description: 'Request a scan (letters, large letters) or an open-and-scan (magazines, catalogs, softpaks, packages) of a mail item. Billable: the mailroom does real work.', action: 'Request a scan' },
 			{ name: 'Delete', value: 'delete', description: 'Permanently delete the stored scan file; it cannot be recovered', action: 'Delete a scan' },
 			{ name: 'Download', value: 'download', description: 'Download the scan file (PDF) as binary data, ready to save to storage', action: 'Download a scan file' },
 			{ name: 'Get', value: 'get', description: 'Get a scan request with its status, type and timestamps', action: 'Get a scan' },

@@ -1,0 +1,53 @@
+// `npm run dev`: the simulator subscribes, by itself, the Virtual Mailbox Triggers n8n runs, as a
+// user does in the service's dashboard. n8n keeps its listening (Test URL) webhooks in its cache,
+// which no REST endpoint lists, and its database has only the active ones; but it calls the
+// trigger's activation (create) for both, and the trigger logs the URL to register and its events
+// there, and the URL again when it is deactivated (a test event received or timed out, the workflow
+// unpublished). This reads those lines from n8n's output and replaces the subscriptions of each
+// URL: one per event while the trigger is active or listening, none once it is not.
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+const ACTIVE = /Virtual Mailbox Trigger active: register (\S+) in the dashboard for ([a-z, -]+?) \(one subscription per event\)/;
+const INACTIVE = /Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of (\S+) if/;
+
+/** Pure: the subscription change one line of n8n's output asks for, if any: {url, events}. */
+export function triggerChange(line) {
+	const text = line.replace(ANSI, '');
+	const active = ACTIVE.exec(text);
+	if (active) return { url: active[1], events: active[2].split(',').map((e) => e.trim()).filter(Boolean) };
+	const inactive = INACTIVE.exec(text);
+	if (inactive) return { url: inactive[1], events: [] };
+	return undefined;
+}
+
+/**
+ * A sink for n8n's output (chunks, split anywhere) that keeps the simulator at `simUrl` subscribed
+ * to the triggers n8n runs. `onChange({url, events})` is told of each change once it is applied.
+ */
+export function followTriggers(simUrl, { onChange = () => {}, onError = () => {} } = {}) {
+	let pending = '';
+	let chain = Promise.resolve();
+	const apply = (change) => {
+		chain = chain
+			.then(async () => {
+				const response = await fetch(`${simUrl}/_control/webhooks`, { method: 'PUT', body: JSON.stringify({ ...change, origin: 'n8n' }) });
+				if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
+				onChange(change);
+			})
+			.catch((error) => onError(error));
+	};
+	return {
+		/** Feed n8n's output. */
+		write(chunk) {
+			pending += chunk.endsWith('\n') ? chunk : `${chunk}\n`;
+			const lines = pending.split('\n');
+			pending = lines.pop();
+			for (const line of lines) {
+				const change = triggerChange(line);
+				if (change) apply(change);
+			}
+		},
+		/** Resolves once every change read so far is applied. */
+		settled: () => chain,
+	};
+}

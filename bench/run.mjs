@@ -328,6 +328,7 @@ async function figure7() {
 		node: async () => await nodeReturnAll(proxy.url),
 		// Confirm List Unchanged on: a list of more than one page is read twice (pagination.ts)
 		'node, confirmed': async () => await nodeReturnAll(proxy.url, { confirmListUnchanged: true }),
+		'node, 8 parallel': async () => await nodeReturnAll(proxy.url, { maxParallelRequests: 8 }),
 		'node, 10 parallel': async () => await nodeReturnAll(proxy.url, { maxParallelRequests: 10 }),
 	};
 	const times = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
@@ -351,15 +352,16 @@ async function figure7() {
 	}
 	await proxy.close();
 	await sim.close();
-	const [loop, helper, node, wide, confirmed] = ['keep-alive loop', 'n8n helper', 'node', 'node, 10 parallel', 'node, confirmed'].map((k) => median(times[k]));
+	const [loop, helper, node, wide, confirmed, eight] = ['keep-alive loop', 'n8n helper', 'node', 'node, 10 parallel', 'node, confirmed', 'node, 8 parallel'].map((k) => median(times[k]));
 	const s = (ms) => `${fmt(ms / 1000, 2)} s`;
 	// Every request opens a connection (n8n's helper builds a new agent each time): 2 round trips.
 	// With 6 in flight, the whole's first page and then requests/6 rounds one after another.
 	const floor = (parallel) => (1 + (requests.node - 1) / parallel) * 2 * rttMs;
-	const same = identical.node && identical['node, 10 parallel'] && identical['node, confirmed'];
+	const same = identical.node && identical['node, 8 parallel'] && identical['node, 10 parallel'] && identical['node, confirmed'];
 	report(7, `Return All 10,000 mail items over ${rttMs} ms round trips (median of 3 interleaved rounds; mailbox 70% letters; defaults: one read, 6 in flight)`, `${s(node)}, ${requests.node} requests, ${connections.node} connections, ${same ? 'identical items in the API order' : 'ITEMS DIFFER from the sequential read'}`, `${s(loop)} bare fetch loop with keep-alive (${requests['keep-alive loop']} requests, ${connections['keep-alive loop']} connection${connections['keep-alive loop'] === 1 ? '' : 's'})`, fmt(node / loop, 3), '<= 0.35, requests <= 110, identical', node / loop <= 0.35 && requests.node <= 110 && same, `n8n's helper one page after another (the design before): ${s(helper)} (${fmt(helper / loop, 2)}x the loop); the round-trip floor with 6 in flight, 2 round trips per request (connection + request): ${s(floor(6))} = ${fmt(floor(6) / loop, 2)}x the loop`);
 	const pages = Math.ceil(10_000 / 100);
 	report(7, 'same, with Confirm List Unchanged on (a second, confirming read)', `${s(confirmed)}, ${requests['node, confirmed']} requests`, `${s(node)} with it off, the default (${requests.node} requests); bare fetch loop ${s(loop)}`, fmt(confirmed / node, 2), `requests <= 2 x ${pages} pages + 10, identical`, requests['node, confirmed'] <= 2 * pages + 10 && identical['node, confirmed'], `${fmt(confirmed / loop, 2)}x the bare loop`);
+	report(7, 'same, Max Parallel Requests 8', `${s(eight)}, ${requests['node, 8 parallel']} requests`, `${s(loop)} bare fetch loop`, fmt(eight / loop, 3), '(diagnostic)', true, `round-trip floor with 8 in flight: ${s(floor(8))}`);
 	report(7, 'same, Max Parallel Requests 10', `${s(wide)}, ${requests['node, 10 parallel']} requests`, `${s(loop)} bare fetch loop`, fmt(wide / loop, 3), '(diagnostic)', true, `round-trip floor with 10 in flight: ${s(floor(10))}`);
 }
 

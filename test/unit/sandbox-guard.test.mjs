@@ -30,3 +30,15 @@ describe('sandbox operations with a Custom credential pointing at the production
 		expect(error?.message).toMatch(/Complete \(Sandbox\) only works against the sandbox/);
 	});
 });
+
+describe('the production host in any spelling DNS takes for it', () => {
+	for (const baseUrl of [`${PRODUCTION}.`, `${PRODUCTION}./v1`, 'https://API.UsGlobalMail.com.:443/', 'https://api.usglobalmail.com..']) {
+		test(`a Custom Base URL of ${baseUrl} is the production server: seeding is refused before any request`, async () => {
+			const dotted = mockApi(`${PRODUCTION}.`);
+			dotted.on('POST', '/v1/sandbox/seed', { status: 201, body: { mail_ids: ['1'] } }, { persist: true });
+			const { error } = await runNode({ parameters: { resource: 'mail', operation: 'seedMailbox' }, credentials: { ...credentials, baseUrl } });
+			expect([...api.requests, ...dotted.requests].map((r) => `${r.method} ${r.path}`), 'requests sent to the production host').toEqual([]);
+			expect(error?.message).toMatch(/only works against the sandbox/);
+		});
+	}
+});

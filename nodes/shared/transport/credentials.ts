@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type Environment, SERVERS } from '../constants';
 import { keptCredentials } from '../state/keptCredentials';
+import { canonicalHost } from './hosts';
 import { runCredentials } from '../state/runCredentials';
 
 export type ApiContext =
@@ -41,10 +42,10 @@ export async function getApiCredentials(this: ApiContext): Promise<VirtualMailbo
 	return await credentials;
 }
 
-/** Pure: the host name of a server URL, lower-case, or undefined for a URL that does not parse. */
+/** Pure: the host name of a server URL as DNS sees it (canonicalHost: lower-case, no trailing dot), or undefined for a URL that does not parse. */
 function hostOf(url: string): string | undefined {
 	try {
-		return new URL(url).hostname.toLowerCase();
+		return canonicalHost(new URL(url).hostname);
 	} catch {
 		return undefined;
 	}

@@ -11,6 +11,9 @@ import { buildUrl, type Query } from './query';
 import type { RequestPool } from './pool';
 import { nextDelay, type Failure } from './retry';
 
+/** The body of a successful answer larger than retryPolicy.maxAnswerBytes (not read). */
+const TOO_LARGE: object = Object.freeze({ tooLarge: true });
+
 export interface RequestOptions {
 	query?: Query;
 	body?: IDataObject;
@@ -84,13 +87,21 @@ export async function apiRequest(
 					},
 					{ credentialsDecrypted },
 				)) as IN8nHttpFullResponse;
-				answer.body = parsedBody(await readCapped(answer.body, Infinity, deadline.signal));
+				const raw = await readCapped(answer.body, retryPolicy.maxAnswerBytes, deadline.signal);
+				// Too large: not retried (the same answer would come again); an error status keeps its status.
+				answer.body = raw === undefined ? (answer.statusCode < 300 ? TOO_LARGE : '') : parsedBody(raw);
 				return answer;
 			})(),
 		);
 	});
 	if (response.statusCode >= 300 && response.statusCode < 400) throw redirectError(this, response, context);
 	const body = response.body;
+	if (body === TOO_LARGE) {
+		throw new NodeOperationError(this.getNode(), `The Virtual Mailbox API's answer to ${method} ${path} is larger than ${sizeText(retryPolicy.maxAnswerBytes)} and was not read`, {
+			itemIndex: options.itemIndex,
+			description: method === 'GET' ? "No API answer is that large: check that the credential's Base URL is the Virtual Mailbox API, not another server or a proxy page." : "No API answer is that large: check that the credential's Base URL is the Virtual Mailbox API. The request was sent: check before running again.",
+		});
+	}
 	return (body === '' || body === null || body === undefined ? {} : body) as IDataObject;
 }
 
@@ -106,6 +117,11 @@ export function parsedBody(raw: Buffer | undefined): IN8nHttpFullResponse['body'
 	} catch {
 		return text;
 	}
+}
+
+/** Pure: a byte count for people: MB from 1 MB up, else KB. */
+function sizeText(bytes: number): string {
+	return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 /** A response header's (first) value, or '' when it is absent. */

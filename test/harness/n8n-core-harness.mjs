@@ -198,16 +198,17 @@ function buildWorkflow(loader, { parameters, type = TYPES.action, typeVersion = 
  * Run the action node once over `items` (default: one empty item) through WorkflowExecute.
  * Returns { items, error } where items are the node's output items.
  */
-export async function runNode({ parameters, items = [{}], credentials = DEFAULT_CREDENTIALS, continueOnFail = false, type, typeVersion, extraTypes }) {
+export async function runNode({ parameters, items = [{}], credentials = DEFAULT_CREDENTIALS, continueOnFail = false, type, typeVersion, extraTypes, pinData, staticData }) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials, items, type, typeVersion, extraTypes });
+	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials, items, type, typeVersion, extraTypes, staticData });
 	if (continueOnFail) node.onError = 'continueRegularOutput';
 	const execute = new core.WorkflowExecute(additionalData, 'manual');
 	let run;
 	try {
-		const startNode = workflow.getNode('Input');
-		// n8n-core 2.x takes one options object; 1.x takes (workflow, startNode).
-		run = CORE_MAJOR >= 2 ? await execute.run({ workflow, startNode }) : await execute.run(workflow, startNode);
+		// Without items the node under test is the start node (a trigger's manual run); `pinData`: { [node name]: items } as pinned in the editor.
+		const startNode = workflow.getNode('Input') ?? node;
+		// n8n-core 2.x takes one options object; 1.x takes (workflow, startNode, destinationNode, pinData).
+		run = CORE_MAJOR >= 2 ? await execute.run({ workflow, startNode, pinData }) : await execute.run(workflow, startNode, undefined, pinData);
 	} catch (error) {
 		// n8n's own pre-run checks (for example an empty required parameter) stop the run here.
 		return { items: [], error, run: undefined };

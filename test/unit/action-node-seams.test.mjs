@@ -61,3 +61,13 @@ describe('the credential edited or swapped between runs', () => {
 		expect(second.credentialLoads).toBe(1);
 	});
 });
+
+describe('pinned data', () => {
+	test('a node with pinned data is not run in a manual execution: its pinned items go on, no request is sent', async () => {
+		const before = sim.requests.length;
+		const { items, error } = await runNode({ parameters: getMany, credentials, pinData: { 'Virtual Mailbox': [{ json: { pinned: true } }] } });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([{ pinned: true }]);
+		expect(sim.requests.length - before).toBe(0);
+	});
+});

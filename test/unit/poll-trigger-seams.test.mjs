@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
 import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, dist, runPoll } from '../harness/n8n-core-harness.mjs';
+import { DEFAULT_CREDENTIALS, TYPES, dist, runNode, runPoll } from '../harness/n8n-core-harness.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 const { pollsInFlight } = dist('nodes/shared/state/pollsInFlight.js');
@@ -117,6 +117,28 @@ describe('the node renamed or copied, a manual run', () => {
 		expect(copy.items).toEqual([]);
 		expect(Object.values(copy.saved)[0]?.recorded, 'the copy primed').toBeDefined();
 		await original;
+	});
+});
+
+describe('pinned data, renaming', () => {
+	test('pinned data on the trigger: a manual execution uses it without polling, and the state is untouched', async () => {
+		const { saved } = await poll(newMail);
+		const staticData = JSON.parse(JSON.stringify(saved));
+		const before = sandbox.requests.length;
+		const { items, error } = await runNode({ type: TYPES.poll, items: null, parameters: newMail, credentials: sandboxCredentials, staticData, pinData: { 'Virtual Mailbox': [{ json: { pinned: true } }] } });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([{ pinned: true }]);
+		expect(sandbox.requests.length - before).toBe(0);
+		expect(JSON.parse(JSON.stringify(staticData))).toEqual(saved);
+	});
+
+	test('a renamed trigger (n8n keeps a node\'s static data under its name) primes under its new name: nothing is replayed', async () => {
+		const { saved } = await poll(newMail, {}, { node: { id: 'poll-1', name: 'Poll' } });
+		const renamed = await poll(newMail, saved, { node: { id: 'poll-1', name: 'Mail poll' } });
+		expect(renamed.items).toEqual([]);
+		expect(Object.keys(renamed.saved).sort()).toEqual(['node:Mail poll', 'node:Poll']);
+		const fresh = (await control(sandbox, '/mail', { sender_name: 'After the rename' })).mail.id;
+		expect(ids(await poll(newMail, renamed.saved, { node: { id: 'poll-1', name: 'Mail poll' } }))).toEqual([fresh]);
 	});
 });
 

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
 import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, dist, processedData, runDelivery, runHook } from '../harness/n8n-core-harness.mjs';
+import { DEFAULT_CREDENTIALS, TYPES, dist, processedData, runDelivery, runHook, runNode } from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
 
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
@@ -70,6 +70,17 @@ describe('Listen for test event while the workflow is active', () => {
 		// while the production check still holds for production copies
 		expect((await deliver(payloads['scan-update'], { workflowId, staticData: production })).result.webhookResponse?.ignored).toBe('duplicate');
 		expect(processedData.rows.get(`${workflowId}|n:node-under-test`), 'only the production delivery was claimed').toHaveLength(1);
+	});
+});
+
+describe('pinned data', () => {
+	test('pinned data on the trigger: a manual execution uses it without waiting for a delivery; nothing is recorded or claimed', async () => {
+		const staticData = {};
+		const { items, error } = await runNode({ type: TYPES.trigger, items: null, parameters: parameters(), credentials, staticData, pinData: { 'Virtual Mailbox': [{ json: { event: 'new-mail', pinned: true } }] } });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([{ event: 'new-mail', pinned: true }]);
+		expect(snapshot(staticData)).toEqual({});
+		expect(processedData.rows.size).toBe(0);
 	});
 });
 

@@ -120,6 +120,30 @@ describe('the node renamed or copied, a manual run', () => {
 	});
 });
 
+describe('a manual run while the trigger is active, options edited', () => {
+	test('a manual run while a poll of the active trigger is running shows the latest items and does not release that poll\'s guard', async () => {
+		const { saved } = await poll(newMail);
+		sandbox.settings.latencyMs = 200;
+		const running = poll(newMail, saved);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const manual = await poll(newMail, saved, { mode: 'manual' });
+		const overlapping = await poll(newMail, saved);
+		sandbox.settings.latencyMs = 0;
+		expect(manual.items).toHaveLength(5);
+		expect(overlapping.items).toEqual([]);
+		expect(overlapping.saved).toEqual(saved);
+		await running;
+	});
+
+	test('turning Download File on (an option, not what is read) does not prime: the next poll emits the new mail with its photo', async () => {
+		const { saved } = await poll(newMail);
+		const fresh = (await control(sandbox, '/mail', { sender_name: 'Photo after the edit' })).mail.id;
+		const next = await poll({ ...newMail, options: { downloadFile: true } }, saved);
+		expect(ids(next)).toEqual([fresh]);
+		expect(next.items[0].binary?.data).toMatchObject({ mimeType: 'image/jpeg' });
+	});
+});
+
 describe('pinned data, renaming', () => {
 	test('pinned data on the trigger: a manual execution uses it without polling, and the state is untouched', async () => {
 		const { saved } = await poll(newMail);

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as applyRules from './applyRules.operation';
 import * as archive from './archive.operation';
 import * as discard from './discard.operation';
 import * as get from './get.operation';
@@ -10,7 +11,7 @@ import * as unarchive from './unarchive.operation';
 import * as undiscard from './undiscard.operation';
 import * as update from './update.operation';
 
-export const operations = { archive, discard, get, getAll, seedMailbox, seedMailItem, unarchive, undiscard, update };
+export const operations = { applyRules, archive, discard, get, getAll, seedMailbox, seedMailItem, unarchive, undiscard, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -22,6 +23,12 @@ export const description: INodeProperties[] = [
 		options: [
 			{ name: 'Archive', value: 'archive', description: 'Move a mail item from the inbox to the archive', action: 'Archive a mail item' },
 			{ name: 'Discard', value: 'discard', description: 'Request shredding of a mail item. Destructive: it is shredded 7 days later unless undiscarded.', action: 'Discard a mail item' },
+			{
+				name: 'File by Rules',
+				value: 'applyRules',
+				description: 'File mail into folders by ordered rules (sender, recipient, mail type, scan label or summary, weight, any text); the first rule that matches wins; optionally mark read or archive; Preview Only changes nothing',
+				action: 'File mail by rules',
+			},
 			{ name: 'Get', value: 'get', description: 'Get one mail item with its details (sender, type, weight, folder, scan)', action: 'Get a mail item' },
 			{ name: 'Get Many', value: 'getAll', description: 'List mail items, newest first by default, filtered by status, type, scan status, folder, arrival period, read state or search text', action: 'Get many mail items' },
 			{
@@ -37,6 +44,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
+	...applyRules.description,
 	...archive.description,
 	...discard.description,
 	...get.description,

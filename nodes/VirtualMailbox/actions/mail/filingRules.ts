@@ -1,0 +1,304 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MAIL_TYPES } from '../../../shared/constants';
+
+// Pure: filing rules as the File by Rules operation's parameters hold them → checked rules, and
+// which rule a mail item's facts match. Tests call these directly.
+
+export type Field = 'sender' | 'recipient' | 'mailType' | 'label' | 'summary' | 'weight' | 'anyText';
+export type TextComparison = 'contains' | 'is' | 'startsWith' | 'isOneOf' | 'matchesPattern';
+export type NumberComparison = 'greaterThan' | 'lessThan' | 'atLeast' | 'atMost' | 'equals';
+
+export const FIELDS: readonly Field[] = ['sender', 'recipient', 'mailType', 'label', 'summary', 'weight', 'anyText'];
+const TEXT_COMPARISONS: readonly TextComparison[] = ['contains', 'is', 'startsWith', 'isOneOf', 'matchesPattern'];
+const NUMBER_COMPARISONS: readonly NumberComparison[] = ['greaterThan', 'lessThan', 'atLeast', 'atMost', 'equals'];
+
+/** The facts a rule reads; `undefined`: the item does not say (fetch it), `null`: the mail item has none. */
+export interface Facts {
+	sender?: string | null;
+	recipient?: string | null;
+	mailType?: string | null;
+	label?: string | null;
+	summary?: string | null;
+	weight?: number | null;
+	/** The scan behind the label and summary, when the item names one: its id and whether it is completed. */
+	scan?: { id: string; completed: boolean } | null;
+}
+
+export interface Action {
+	/** The folder as the parameter gives it: a resource locator or a plain ID. */
+	folder: { mode: string; value: string; cachedResultName?: string };
+	markRead: boolean;
+	archive: boolean;
+}
+
+export interface Rule {
+	position: number;
+	name: string;
+	field: Field;
+	test: (value: string | number) => boolean;
+	/** What the rule checks, in words: `sender contains "IRS"`. */
+	says: string;
+	action: Action;
+}
+
+export class RuleError extends Error {
+	constructor(
+		readonly position: number,
+		message: string,
+	) {
+		super(`Rule ${position}: ${message}`);
+	}
+}
+
+const FIELD_WORDS: Record<Field, string> = {
+	sender: 'sender',
+	recipient: 'recipient',
+	mailType: 'mail type',
+	label: 'scan label',
+	summary: 'scan summary',
+	weight: 'weight',
+	anyText: 'any text',
+};
+const TEXT_WORDS: Record<TextComparison, string> = { contains: 'contains', is: 'is', startsWith: 'starts with', isOneOf: 'is one of', matchesPattern: 'matches' };
+const NUMBER_WORDS: Record<NumberComparison, string> = { greaterThan: '>', lessThan: '<', atLeast: '≥', atMost: '≤', equals: '=' };
+
+/** The text facts "Any Text" looks in. */
+const ANY_TEXT: readonly Field[] = ['sender', 'recipient', 'mailType', 'label', 'summary'];
+
+/** The facts a rule on `field` needs. */
+export function factsNeeded(field: Field): Array<keyof Facts> {
+	return field === 'anyText' ? (ANY_TEXT as Array<keyof Facts>) : [field as keyof Facts];
+}
+
+/** Pure: a folder parameter → an action's folder; throws a RuleError for an empty or malformed one. */
+export function checkFolder(raw: unknown, position: number, label = 'Folder'): Action['folder'] {
+	const locator: IDataObject = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as IDataObject) : { mode: 'id', value: raw as string };
+	const mode = String(locator.mode ?? 'id');
+	const value = locator.value === undefined || locator.value === null ? '' : String(locator.value).trim();
+	if (mode === 'name') {
+		if (value === '') throw new RuleError(position, `the ${label.toLowerCase()} name is empty (after expressions)`);
+	} else if (value === '') {
+		throw new RuleError(position, `${label} is empty: pick a folder, or give its ID or name`);
+	} else if (!/^\d+$/.test(value)) {
+		throw new RuleError(position, `${label} ID must be a number such as 12, got "${value}"`);
+	}
+	return { mode, value, ...(typeof locator.cachedResultName === 'string' ? { cachedResultName: locator.cachedResultName } : {}) };
+}
+
+/** Pure: the Rules parameter (`{ rule: [...] }`) → checked rules, in order; a bad rule throws, naming its position. */
+export function parseRules(raw: unknown): Rule[] {
+	const list = raw && typeof raw === 'object' ? ((raw as IDataObject).rule as IDataObject[] | undefined) : undefined;
+	return (Array.isArray(list) ? list : []).map((entry, index) => parseRule(entry ?? {}, index + 1));
+}
+
+function parseRule(entry: IDataObject, position: number): Rule {
+	const field = (entry.field ?? 'sender') as Field;
+	if (!FIELDS.includes(field)) throw new RuleError(position, `Field must be one of ${FIELDS.join(', ')}; got "${String(field)}"`);
+	const action: Action = { folder: checkFolder(entry.folder, position), markRead: entry.markRead === true, archive: entry.archive === true };
+	const name = String(entry.name ?? '').trim();
+	const base = { position, name, field, action };
+	if (field === 'mailType') {
+		const types = (Array.isArray(entry.mailTypes) ? entry.mailTypes : typeof entry.mailTypes === 'string' ? entry.mailTypes.split(',') : [])
+			.map((t) => normalizeMailType(String(t)))
+			.filter((t): t is string => Boolean(t));
+		if (types.length === 0) throw new RuleError(position, `Mail Types is empty: choose at least one (${MAIL_TYPES.join(', ')})`);
+		const unknown = types.filter((t) => !(MAIL_TYPES as readonly string[]).includes(t));
+		if (unknown.length > 0) throw new RuleError(position, `"${unknown.join('", "')}" is not a mail type; the API's are ${MAIL_TYPES.join(', ')}`);
+		return { ...base, test: (value) => types.includes(String(value)), says: `mail type is one of ${types.join(', ')}` };
+	}
+	if (field === 'weight') {
+		const comparison = (entry.weightComparison ?? 'greaterThan') as NumberComparison;
+		if (!NUMBER_COMPARISONS.includes(comparison)) throw new RuleError(position, `Comparison must be one of ${NUMBER_COMPARISONS.join(', ')}; got "${String(comparison)}"`);
+		const raw = entry.weight;
+		const limit = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+		if (!Number.isFinite(limit)) throw new RuleError(position, `Weight must be a number of pounds, got "${String(raw ?? '')}"`);
+		const compare: Record<NumberComparison, (w: number) => boolean> = {
+			greaterThan: (w) => w > limit,
+			lessThan: (w) => w < limit,
+			atLeast: (w) => w >= limit,
+			atMost: (w) => w <= limit,
+			equals: (w) => w === limit,
+		};
+		return { ...base, test: (value) => compare[comparison](Number(value)), says: `weight ${NUMBER_WORDS[comparison]} ${limit} lb` };
+	}
+	const comparison = (entry.comparison ?? 'contains') as TextComparison;
+	if (!TEXT_COMPARISONS.includes(comparison)) throw new RuleError(position, `Comparison must be one of ${TEXT_COMPARISONS.join(', ')}; got "${String(comparison)}"`);
+	const caseSensitive = entry.caseSensitive === true;
+	const value = entry.value === undefined || entry.value === null ? '' : String(entry.value);
+	const fold = (text: string) => (caseSensitive ? text : text.toLowerCase());
+	if (value.trim() === '') throw new RuleError(position, 'Value is empty (after expressions): give the text to look for');
+	let test: (text: string) => boolean;
+	let shown = `"${value}"`;
+	if (comparison === 'matchesPattern') {
+		let pattern: RegExp | undefined;
+		let problem = '';
+		try {
+			pattern = new RegExp(value, caseSensitive ? 'u' : 'iu');
+		} catch (error) {
+			problem = (error as Error).message;
+		}
+		if (!pattern) throw new RuleError(position, `the pattern /${value}/ does not compile: ${problem}`);
+		const compiled = pattern;
+		test = (text) => compiled.test(text);
+		shown = `/${value}/`;
+	} else if (comparison === 'isOneOf') {
+		const options = value
+			.split(/[,\n]/)
+			.map((v) => fold(v.trim()))
+			.filter((v) => v !== '');
+		if (options.length === 0) throw new RuleError(position, 'Value lists nothing: give the values separated by commas');
+		test = (text) => options.includes(fold(text.trim()));
+		shown = options.map((o) => `"${o}"`).join(', ');
+	} else {
+		const wanted = fold(value.trim());
+		test =
+			comparison === 'contains'
+				? (text) => fold(text).includes(wanted)
+				: comparison === 'startsWith'
+					? (text) => fold(text.trimStart()).startsWith(wanted)
+					: (text) => fold(text.trim()) === wanted;
+	}
+	return {
+		...base,
+		test: (text) => test(String(text)),
+		says: `${FIELD_WORDS[field]} ${TEXT_WORDS[comparison]} ${shown}${caseSensitive ? ' (case sensitive)' : ''}`,
+	};
+}
+
+/** REST's mail type for any spelling the nodes' outputs carry (`LARGELETTER`, `Large letter`, `large_letter`). */
+export function normalizeMailType(value: unknown): string | null {
+	if (typeof value !== 'string' || value.trim() === '') return null;
+	const key = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+	return key === 'largeletter' ? 'large_letter' : key;
+}
+
+const text = (value: unknown): string | null | undefined => (value === undefined ? undefined : typeof value === 'string' ? (value.trim() === '' ? null : value) : value === null ? null : String(value));
+const summaryText = (value: unknown): string | null | undefined => {
+	if (value === undefined) return undefined;
+	if (Array.isArray(value)) return value.length > 0 ? value.map(String).join('\n') : null;
+	return text(value);
+};
+const weightOf = (value: unknown): number | null | undefined => {
+	if (value === undefined) return undefined;
+	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	return Number.isFinite(number) ? number : null;
+};
+const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Pure: the facts an input item states. The items of the webhook trigger (version 2: REST names;
+ * 1 and 1.1: the delivery as sent, `ai_label`, upper-case types), the Poll Trigger, Mail → Get
+ * and Get Many, and a scan (which names its mail item by `mail_id`) all read here; what an item
+ * does not carry stays undefined.
+ */
+export function factsOfItem(json: IDataObject): Facts {
+	const details = isObject(json.mail_item) ? json.mail_item : undefined;
+	const source = details ? { ...json, ...details } : json;
+	const facts: Facts = {
+		sender: text(source.sender_name),
+		recipient: text(source.recipient_name),
+		mailType: source.mail_type === undefined ? undefined : normalizeMailType(source.mail_type),
+		weight: weightOf(source.weight),
+	};
+	const scanSummary = isObject(json.scan_summary) ? json.scan_summary : undefined;
+	// A scan itself (a scan trigger's item or a scan object): its label and summary are its own.
+	const isScan = json.mail_id !== undefined || json.uuid !== undefined;
+	if (isScan) {
+		facts.label = text(json.label ?? json.ai_label ?? scanSummary?.label ?? (json.label === null || json.ai_label === null ? null : undefined));
+		facts.summary = summaryText(json.summary ?? json.ai_summary ?? scanSummary?.summary ?? (json.summary === null || json.ai_summary === null ? null : undefined));
+		const id = json.uuid ?? json.id;
+		const completed = String(json.status ?? json.current_status ?? '').toUpperCase() === 'COMPLETED';
+		if (id !== undefined) facts.scan = { id: String(id), completed };
+		// A scan that is not completed has no label or summary yet.
+		if (!completed) {
+			facts.label ??= null;
+			facts.summary ??= null;
+		}
+		return facts;
+	}
+	Object.assign(facts, scanFacts(source.scan));
+	return facts;
+}
+
+/** Pure: a mail item's `scan` reference → the label it carries and, with no scan, no summary either. */
+export function scanFacts(scan: unknown): Facts {
+	if (scan === undefined) return {};
+	if (!isObject(scan)) return { scan: null, label: null, summary: null };
+	const id = scan.uuid ?? scan.id;
+	return {
+		label: text(scan.label ?? null),
+		scan: id === undefined ? null : { id: String(id), completed: String(scan.status ?? '').toUpperCase() === 'COMPLETED' },
+		// The summary is not on the mail item: a completed scan's is read from the scan (or is absent).
+		...(String(scan.status ?? '').toUpperCase() === 'COMPLETED' ? {} : { summary: null }),
+	};
+}
+
+/** Pure: the facts of a GET /v1/mails/{id} answer (mail item detail). */
+export function factsOfDetail(detail: IDataObject): Facts {
+	return {
+		sender: text(detail.sender_name ?? null),
+		recipient: text(detail.recipient_name ?? null),
+		mailType: normalizeMailType(detail.mail_type),
+		weight: weightOf(detail.weight ?? null),
+		...scanFacts(detail.scan ?? null),
+	};
+}
+
+/** Facts from `more` fill what `facts` does not say yet. */
+export function mergeFacts(facts: Facts, more: Facts): Facts {
+	const out: Facts = { ...facts };
+	for (const [key, value] of Object.entries(more) as Array<[keyof Facts, Facts[keyof Facts]]>) {
+		if (out[key] === undefined && value !== undefined) (out as Record<string, unknown>)[key] = value;
+	}
+	return out;
+}
+
+export interface Skip {
+	rule: number;
+	name: string;
+	reason: string;
+}
+
+export type Decision =
+	| { kind: 'matched'; rule: Rule; skipped: Skip[] }
+	| { kind: 'none'; skipped: Skip[] }
+	/** `rule` needs facts the item does not say: fetch them, then decide again. */
+	| { kind: 'need'; rule: Rule; facts: Array<keyof Facts> };
+
+const NONE_REASON: Partial<Record<keyof Facts, string>> = {
+	sender: 'the mail item has no sender',
+	recipient: 'the mail item has no recipient',
+	mailType: 'the mail item has no mail type',
+	label: 'the mail item has no scan label',
+	summary: 'the mail item has no scan summary',
+	weight: 'the mail item has no weight',
+};
+
+/**
+ * Pure: the first rule the facts match, in order. A rule that needs a fact the item does not say
+ * stops the decision (`need`); a rule whose fact the mail item does not have is skipped, saying so.
+ */
+export function decide(rules: Rule[], facts: Facts): Decision {
+	const skipped: Skip[] = [];
+	for (const rule of rules) {
+		const needed = factsNeeded(rule.field);
+		const unknown = needed.filter((f) => facts[f] === undefined);
+		if (unknown.length > 0) return { kind: 'need', rule, facts: unknown };
+		const values = needed.map((f) => facts[f]).filter((v): v is string | number => v !== null && v !== undefined);
+		if (values.length === 0) {
+			skipped.push({ rule: rule.position, name: rule.name, reason: rule.field === 'anyText' ? 'the mail item has no text to look in' : (NONE_REASON[rule.field as keyof Facts] as string) });
+			continue;
+		}
+		if (values.some((v) => rule.test(v))) return { kind: 'matched', rule, skipped };
+	}
+	return { kind: 'none', skipped };
+}
+
+/** Pure: the mail item an input item is about: `mail_id` of a scan, else `id` (a mail item's, or v1 scan delivery's mail id). */
+export function mailIdOfItem(json: IDataObject): string | undefined {
+	const pick = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim() || undefined : undefined);
+	if (json.mail_id !== undefined) return pick(json.mail_id);
+	if (isObject(json.mail_item) && json.mail_item.id !== undefined) return pick(json.mail_item.id);
+	return pick(json.id) ?? (isObject(json.data) ? pick(json.data.id) : undefined);
+}

@@ -47,11 +47,12 @@ export function setUpExample(workflow, filesFolder) {
 }
 
 /**
- * "File new mail by sender" and "file mail by rules" would both file each new mail item, so
- * `npm run dev` imports the first unpublished (the user publishes it, and unpublishes the rules,
- * to try it): every published example is then subscribed and does what it shows.
+ * "File new mail by sender", "branch mail by rules (Switch)" and "file mail by rules" would all
+ * file each new mail item, so `npm run dev` imports the first two unpublished (the user publishes
+ * one, and unpublishes "file mail by rules", to try it): every published example is then
+ * subscribed and does what it shows.
  */
-export const UNPUBLISHED_IN_DEV = ['file-new-mail-by-sender.json'];
+export const UNPUBLISHED_IN_DEV = ['file-new-mail-by-sender.json', 'branch-mail-by-rules-with-switch.json'];
 
 /** The examples as `npm run dev` imports them. */
 export function devWorkflows(filesFolder) {
@@ -60,6 +61,6 @@ export function devWorkflows(filesFolder) {
 
 /** The mail `npm run dev` suggests logging, and what each shows in the published examples. */
 export const DEV_SAMPLES = [
-	{ shows: 'a package: filed in Packages, and both package alerts run', body: { sender_name: 'Amazon', mail_type: 'package' } },
+	{ shows: 'a package: filed in Packages, and the package alert runs', body: { sender_name: 'Amazon', mail_type: 'package' } },
 	{ shows: 'a bank letter: filed in Banks and marked read', body: { sender_name: 'Chase Bank', mail_type: 'letter' } },
 ];

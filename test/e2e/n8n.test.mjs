@@ -23,6 +23,17 @@ let polledScan;
 let n8nPort;
 const allExamples = exampleWorkflows();
 const examples = triggeredExamples();
+/** The filing-rules example with Preview Only on, under its own id and webhook path. */
+const rulesPreview = (() => {
+	const { workflow } = allExamples.find((e) => e.file === 'file-mail-by-rules.json');
+	const copy = JSON.parse(JSON.stringify(workflow));
+	copy.id = 'VmbRulesPreview1';
+	copy.name = 'E2E: file mail by rules, preview only';
+	const trigger = copy.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger');
+	trigger.webhookId = '0e2e0000-0000-4000-8000-00000000f11e';
+	copy.nodes.find((n) => n.parameters.operation === 'applyRules').parameters.previewOnly = true;
+	return { workflow: copy, path: `${trigger.webhookId}/webhook` };
+})();
 const triggers = {
 	plain: triggerWorkflow({ id: 'VmbTriggerWf0001', name: 'E2E: trigger' }),
 	// Saved at version 1, as workflows made before 1.1 are: they keep working.
@@ -45,8 +56,8 @@ beforeAll(async () => {
 		port: n8nPort,
 		env: n8nEnv,
 		credentials: [credentialFor(sim), readOnlyCredentialFor(sim)],
-		workflows: [operations, triggers.plain.workflow, triggers.download.workflow, ...allExamples.map((e) => setUpExample(e.workflow, filesFolder)), ...pollWorkflows()],
-		waitForWebhooks: ['op/account-get', triggers.plain.path, triggers.download.path, ...examples.map((e) => e.path)],
+		workflows: [operations, triggers.plain.workflow, triggers.download.workflow, ...allExamples.map((e) => setUpExample(e.workflow, filesFolder)), rulesPreview.workflow, ...pollWorkflows()],
+		waitForWebhooks: ['op/account-get', triggers.plain.path, triggers.download.path, ...examples.map((e) => e.path), rulesPreview.path],
 		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
 	});
 	rest = await restClient(n8n.base);
@@ -381,8 +392,55 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 		expect(await outputsOf('VmbExamplePack01', 'Alert the team')).toEqual([{ alert: expect.stringMatching(new RegExp(`^Package from ${sender} for Ada Lovelace \\(2\\.5 lb\\)`)), mail_id: first.mail.id }]);
 	});
 
-	test('filing rules without code: bank and utility mail filed into named folders (created once) and marked read, packages filed and alerted, the rest left alone', async () => {
+	test('filing rules in one node: IRS letters into Taxes, magazines and catalogs into Magazines (created once), bank mail into Banks marked read, the rest left alone', async () => {
 		await subscribeOnly(['file-mail-by-rules.json']);
+		const mails = {
+			irs: (await add({ sender_name: 'IRS Ogden UT' })).mail,
+			first: (await add({ sender_name: 'First Federal Credit' })).mail,
+			magazine: (await add({ sender_name: 'Wired', mail_type: 'magazine' })).mail,
+			catalog: (await add({ sender_name: 'Costco', mail_type: 'catalog' })).mail,
+			bank: (await add({ sender_name: 'Chase Bank' })).mail,
+			magazine2: (await add({ sender_name: 'The Atlantic', mail_type: 'magazine' })).mail,
+		};
+		const find = (db, mail) => db.mails.find((m) => m.id === mail.id);
+		await waitFor(async () => (await executionsOf('VmbExampleRules2')).length === 6, 60_000);
+		const db = await state();
+		const folder = (name) => {
+			const found = db.folders.filter((f) => f.name === name);
+			expect(found, name).toHaveLength(1);
+			return found[0].id;
+		};
+		expect(find(db, mails.irs)).toMatchObject({ folder_id: folder('Taxes'), is_read: false });
+		expect(find(db, mails.magazine)).toMatchObject({ folder_id: folder('Magazines'), is_read: false });
+		expect(find(db, mails.catalog)).toMatchObject({ folder_id: folder('Magazines') });
+		expect(find(db, mails.magazine2)).toMatchObject({ folder_id: folder('Magazines') });
+		expect(find(db, mails.bank)).toMatchObject({ folder_id: folder('Banks'), is_read: true });
+		// "IRS" is inside "First", but the rule asks for the word.
+		expect(find(db, mails.first)).toMatchObject({ folder_id: null, is_read: false });
+		const decisions = await outputsOf('VmbExampleRules2', 'File by rules');
+		expect(decisions.find((d) => d.mail_id === mails.irs.id)).toMatchObject({ matched_rule: 1, rule_name: 'Taxes', decision: 'Filed into "Taxes"' });
+		expect(decisions.find((d) => d.mail_id === mails.first.id)).toMatchObject({ matched_rule: null, decision: 'No rule matched: left unchanged' });
+	});
+
+	test('filing rules with Preview Only: the decisions are output and the mailbox is unchanged, no folder created', async () => {
+		await fetch(`${sim.url}/_control/webhooks`, { method: 'DELETE' });
+		await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event: 'new-mail', url: `${n8n.base}/webhook/${rulesPreview.path}` }) });
+		const before = await state();
+		const mark = sim.requests.length;
+		const catalog = (await add({ sender_name: 'Preview Outfitters', mail_type: 'catalog' })).mail;
+		await waitFor(async () => (await executionsOf('VmbRulesPreview1')).length === 1, 60_000);
+		const writes = sim.requests.slice(mark).filter((r) => r.method !== 'GET');
+		const after = await state();
+		expect(after.folders).toEqual(before.folders);
+		expect(after.mails.find((m) => m.id === catalog.id)).toMatchObject({ folder_id: null, is_read: false, mail_status: 'inbox' });
+		expect(writes).toEqual([]);
+		expect(await outputsOf('VmbRulesPreview1', 'File by rules')).toEqual([
+			expect.objectContaining({ mail_id: catalog.id, preview: true, matched_rule: 2, decision: expect.stringMatching(/^Would file into "Magazines"/) }),
+		]);
+	});
+
+	test('filing rules with a Switch: bank and utility mail filed into named folders (created once) and marked read, packages filed and alerted, the rest left alone', async () => {
+		await subscribeOnly(['branch-mail-by-rules-with-switch.json']);
 		const mails = {
 			bank: (await add({ sender_name: 'First National Bank' })).mail,
 			bills: (await add({ sender_name: 'City Utilities', mail_type: 'large_letter' })).mail,

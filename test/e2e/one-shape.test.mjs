@@ -1,5 +1,5 @@
 // One shape of mail, checked with n8n's own Switch node (n8n-nodes-base of the runtime under test,
-// run through the harness's WorkflowExecute): the rules of examples/file-mail-by-rules.json route
+// run through the harness's WorkflowExecute): the rules of examples/branch-mail-by-rules-with-switch.json route
 // the same mail item the same way whether it came from the webhook trigger (version 2), the Poll
 // Trigger or Mail → Get; the webhook trigger's version 1.1 output (upper case) matches no rule.
 import fs from 'node:fs';
@@ -16,7 +16,7 @@ import { DEFAULT_CREDENTIALS, runNode, runPoll, runWebhook } from '../harness/n8
 const SWITCH = 'n8n-nodes-base.switch';
 const IF = 'n8n-nodes-base.if';
 const nodeOf = (file, type) => JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'examples', file), 'utf8')).nodes.find((n) => n.type === type);
-const rules = nodeOf('file-mail-by-rules.json', SWITCH);
+const rules = nodeOf('branch-mail-by-rules-with-switch.json', SWITCH);
 const isPackage = nodeOf('package-arrived-alert.json', IF);
 
 let sim;

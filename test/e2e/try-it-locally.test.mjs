@@ -117,12 +117,12 @@ describe("the dev command's samples", () => {
 	const rules = () => examples.find((w) => w.file === 'file-mail-by-rules.json').workflow;
 	const alert = () => examples.find((w) => w.file === 'package-arrived-alert.json').workflow;
 
-	test('the package sample is filed in Packages and both package alerts run', async () => {
+	test('the package sample is filed in Packages by File by Rules and the package alert runs', async () => {
 		const sample = DEV_SAMPLES.find((s) => s.body.mail_type === 'package');
 		const { mail, deliveries } = await logMail(sample.body);
 		expect(deliveries.length).toBeGreaterThanOrEqual(2);
 		expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 200));
-		expect(ranNodes(await executionFor(rules().id, 'New mail', mail.id))).toContain('Alert: package arrived');
+		expect(ranNodes(await executionFor(rules().id, 'New mail', mail.id))).toContain('File by rules');
 		expect(ranNodes(await executionFor(alert().id, 'New mail', mail.id))).toContain('Alert the team');
 		await waitFor(async () => folderOf(mail.id) === 'Packages', 30_000, () => false, 'the package filed in Packages');
 	});
@@ -130,7 +130,7 @@ describe("the dev command's samples", () => {
 	test('the bank letter sample is filed in Banks and marked read, with no package alert', async () => {
 		const sample = DEV_SAMPLES.find((s) => s.body.mail_type === 'letter');
 		const { mail } = await logMail(sample.body);
-		expect(ranNodes(await executionFor(rules().id, 'New mail', mail.id))).toContain('File into Banks, mark read');
+		expect(ranNodes(await executionFor(rules().id, 'New mail', mail.id))).toContain('File by rules');
 		await waitFor(async () => folderOf(mail.id) === 'Banks' && sim.db.mails.find((m) => m.id === mail.id).is_read, 30_000, () => false, 'the letter filed in Banks');
 		expect(ranNodes(await executionFor(alert().id, 'New mail', mail.id))).not.toContain('Alert the team');
 	});

@@ -34,6 +34,19 @@ describe('rule matching (pure)', () => {
 		expect(text('matchesPattern', '^revenue')).toBe('none');
 	});
 
+	test('contains finds text inside words; contains the word only whole words', () => {
+		const sender = (comparison, value, name) => first([rule('sender', { comparison, value })], { sender: name });
+		expect(sender('contains', 'IRS', 'First National Bank')).toBe(1);
+		expect(sender('containsWord', 'IRS', 'First National Bank')).toBe('none');
+		expect(sender('containsWord', 'irs', 'IRS Ogden')).toBe(1);
+		expect(sender('containsWord', 'IRS', 'Dept. of the Treasury - IRS')).toBe(1);
+		expect(sender('containsWord', 'wells fargo', 'Wells Fargo Bank, N.A.')).toBe(1);
+		expect(sender('containsWord', 'a.b (c)', 'x a.b (c) y')).toBe(1);
+		// The default comparison is the whole word.
+		expect(first([rule('sender', { value: 'IRS' })], { sender: 'First National Bank' })).toBe('none');
+		expect(first([rule('sender', { value: 'IRS' })], { sender: 'IRS Ogden' })).toBe(1);
+	});
+
 	test('Case Sensitive compares letters exactly', () => {
 		expect(text('contains', 'revenue', { caseSensitive: true })).toBe('none');
 		expect(text('contains', 'Revenue', { caseSensitive: true })).toBe(1);
@@ -261,7 +274,7 @@ describe('an item that lacks a field a rule needs', () => {
 		expect(mail(heavy.id).folder_id).toBe(folderNamed('Heavy')[0].id);
 		expect(mail(light.id).folder_id).toBe(folderNamed('Family')[0].id);
 		expect(sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/mails/')).map((r) => r.path)).toEqual([`/v1/mails/${heavy.id}`, `/v1/mails/${light.id}`]);
-		expect(out[1].json.matched_on).toBe('any text contains "grandma"');
+		expect(out[1].json.matched_on).toBe('any text contains the word "grandma"');
 	});
 
 	test('a new-mail delivery has no scan: the label rule reads the mail item once and says why it was skipped', async () => {
@@ -287,7 +300,7 @@ describe('an item that lacks a field a rule needs', () => {
 		sim.requests.length = 0;
 		const rules = { rule: [rule('summary', { value: 'due on receipt' }, 'To Pay')] };
 		const { items: out } = await fileByRules([item], { rules, previewOnly: true });
-		expect(calls()).toEqual([`GET /v1/mails/${letter.id}`, `GET /v1/scans/${scan.id}/summary`, 'GET /v1/folders']);
+		expect(calls()).toEqual([`GET /v1/scans/${scan.id}/summary`, 'GET /v1/folders']);
 		expect(out[0].json).toMatchObject({ matched_rule: 1, decision: 'Would file into "To Pay" (folder would be created)' });
 	});
 });

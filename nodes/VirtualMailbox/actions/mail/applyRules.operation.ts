@@ -45,10 +45,11 @@ const ruleValues: INodeProperties[] = [
 		displayName: 'Comparison',
 		name: 'comparison',
 		type: 'options',
-		default: 'contains',
+		default: 'containsWord',
 		displayOptions: { show: { field: TEXT_FIELDS } },
 		options: [
-			{ name: 'Contains', value: 'contains' },
+			{ name: 'Contains', value: 'contains', description: 'Anywhere, even inside a word ("IRS" is in "First")' },
+			{ name: 'Contains the Word', value: 'containsWord', description: 'As a whole word or words ("IRS" is in "IRS Ogden", not in "First")' },
 			{ name: 'Is', value: 'is' },
 			{ name: 'Is One Of', value: 'isOneOf', description: 'Values separated by commas' },
 			{ name: 'Matches a Pattern', value: 'matchesPattern', description: 'A regular expression, such as ^(IRS|Internal Revenue)' },
@@ -133,7 +134,8 @@ const properties: INodeProperties[] = [
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Rule',
-		default: {},
+		// One rule to fill in from the start, as n8n's Switch node does.
+		default: { rule: [{ field: 'sender', comparison: 'containsWord', value: '', folder: { __rl: true, mode: 'name', value: '' } }] },
 		description:
 			'Checked in order; the first rule that matches files the mail item. Requests for N items: 1 folder list per run (when a folder is given by name; +2 per folder created) and 1 update per filed item (+1 when archived); an item lacking a field a rule needs (a Get Many item has no weight, a new-mail delivery no scan) is read once (+1 for a scan summary).',
 		options: [{ displayName: 'Rule', name: 'rule', values: ruleValues }],
@@ -228,15 +230,18 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	let decision = decide(plan.rules, facts);
 	while (decision.kind === 'need') {
 		const wanted = decision.facts;
-		if (!readDetail) {
+		const summaryOnly = wanted.every((f) => f === 'summary');
+		if (facts.scan?.completed && !readSummary && (summaryOnly || (readDetail && wanted.includes('summary')))) {
+			// The summary is on the scan, never on the mail item.
+			readSummary = true;
+			const summary = await apiRequest.call(this, 'GET', `/v1/scans/${segment(facts.scan.id)}/summary`, { itemIndex: i });
+			const points = Array.isArray(summary.summary) ? summary.summary.map(String).filter((p) => p.trim() !== '') : [];
+			facts = mergeFacts(facts, { summary: points.length > 0 ? points.join('\n') : null, label: typeof summary.label === 'string' && summary.label.trim() !== '' ? summary.label : null });
+		} else if (!readDetail) {
 			readDetail = true;
 			mail = await apiRequest.call(this, 'GET', `/v1/mails/${segment(mailId)}`, { itemIndex: i });
 			// The item may be older than the answer: the answer wins for what it says.
 			facts = mergeFacts(factsOfDetail(mail), facts);
-		} else if (wanted.includes('summary') && facts.scan?.completed && !readSummary) {
-			readSummary = true;
-			const summary = await apiRequest.call(this, 'GET', `/v1/scans/${segment(facts.scan.id)}/summary`, { itemIndex: i });
-			facts = mergeFacts(facts, { summary: Array.isArray(summary.summary) && summary.summary.length > 0 ? summary.summary.map(String).join('\n') : null, label: typeof summary.label === 'string' && summary.label.trim() !== '' ? summary.label : null });
 		} else {
 			// Nothing more to read: what is still unknown, the mail item does not have.
 			facts = mergeFacts(facts, Object.fromEntries(wanted.map((f) => [f, null])) as Facts);

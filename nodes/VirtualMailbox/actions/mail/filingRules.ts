@@ -6,11 +6,11 @@ import { MAIL_TYPES } from '../../../shared/constants';
 // which rule a mail item's facts match. Tests call these directly.
 
 export type Field = 'sender' | 'recipient' | 'mailType' | 'label' | 'summary' | 'weight' | 'anyText';
-export type TextComparison = 'contains' | 'is' | 'startsWith' | 'isOneOf' | 'matchesPattern';
+export type TextComparison = 'contains' | 'containsWord' | 'is' | 'startsWith' | 'isOneOf' | 'matchesPattern';
 export type NumberComparison = 'greaterThan' | 'lessThan' | 'atLeast' | 'atMost' | 'equals';
 
 export const FIELDS: readonly Field[] = ['sender', 'recipient', 'mailType', 'label', 'summary', 'weight', 'anyText'];
-const TEXT_COMPARISONS: readonly TextComparison[] = ['contains', 'is', 'startsWith', 'isOneOf', 'matchesPattern'];
+const TEXT_COMPARISONS: readonly TextComparison[] = ['contains', 'containsWord', 'is', 'startsWith', 'isOneOf', 'matchesPattern'];
 const NUMBER_COMPARISONS: readonly NumberComparison[] = ['greaterThan', 'lessThan', 'atLeast', 'atMost', 'equals'];
 
 /** The facts a rule reads; `undefined`: the item does not say (fetch it), `null`: the mail item has none. */
@@ -60,7 +60,7 @@ const FIELD_WORDS: Record<Field, string> = {
 	weight: 'weight',
 	anyText: 'any text',
 };
-const TEXT_WORDS: Record<TextComparison, string> = { contains: 'contains', is: 'is', startsWith: 'starts with', isOneOf: 'is one of', matchesPattern: 'matches' };
+const TEXT_WORDS: Record<TextComparison, string> = { contains: 'contains', containsWord: 'contains the word', is: 'is', startsWith: 'starts with', isOneOf: 'is one of', matchesPattern: 'matches' };
 const NUMBER_WORDS: Record<NumberComparison, string> = { greaterThan: '>', lessThan: '<', atLeast: '≥', atMost: '≤', equals: '=' };
 
 /** The text facts "Any Text" looks in. */
@@ -122,7 +122,7 @@ function parseRule(entry: IDataObject, position: number): Rule {
 		};
 		return { ...base, test: (value) => compare[comparison](Number(value)), says: `weight ${NUMBER_WORDS[comparison]} ${limit} lb` };
 	}
-	const comparison = (entry.comparison ?? 'contains') as TextComparison;
+	const comparison = (entry.comparison ?? 'containsWord') as TextComparison;
 	if (!TEXT_COMPARISONS.includes(comparison)) throw new RuleError(position, `Comparison must be one of ${TEXT_COMPARISONS.join(', ')}; got "${String(comparison)}"`);
 	const caseSensitive = entry.caseSensitive === true;
 	const value = entry.value === undefined || entry.value === null ? '' : String(entry.value);
@@ -142,6 +142,11 @@ function parseRule(entry: IDataObject, position: number): Rule {
 		const compiled = pattern;
 		test = (text) => compiled.test(text);
 		shown = `/${value}/`;
+	} else if (comparison === 'containsWord') {
+		// Whole words: "IRS" is in "IRS Ogden", not in "First National Bank".
+		const escaped = value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+		const word = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?:$|[^\\p{L}\\p{N}])`, caseSensitive ? 'u' : 'iu');
+		test = (text) => word.test(text);
 	} else if (comparison === 'isOneOf') {
 		const options = value
 			.split(/[,\n]/)

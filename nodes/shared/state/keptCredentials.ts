@@ -10,6 +10,11 @@ import type { VirtualMailboxCredentials } from '../transport/credentials';
  * kept copy reads the credential again before it is rejected, so a new secret works at once in
  * every process; a secret taken out of the credential is still accepted by a process for at most
  * KEEP_CREDENTIALS_MS (and at once no more after the workflow is re-activated there).
+ * The account: keyed by credential id, so another credential is read at once. An edit of the same
+ * credential is not seen until it is read again: a new API key is (Add Full Resource's 401 reads
+ * it again once); a new Environment or Base URL is when the deliveries come signed with the new
+ * account's secret (the failed check reads it again); until then the kept copy is the account that
+ * signed them.
  */
 export const KEEP_CREDENTIALS_MS = 60_000;
 

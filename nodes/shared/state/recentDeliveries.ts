@@ -1,6 +1,7 @@
 /**
- * Holds: `scope|resource|status` → receipt time of the deliveries the webhook trigger accepted
- * recently in this process. n8n saves a workflow's static data only after a delivery has been
+ * Holds: `scope|resource|status` → receipt time of the production deliveries the webhook trigger
+ * accepted recently in this process (scope: workflow and node name; a test delivery, at the Test
+ * URL, records nothing, so its copy at the Production URL still runs). n8n saves a workflow's static data only after a delivery has been
  * handled, so two copies arriving at the same moment would both read the old state; this catches
  * them.
  * Bound: RECENT_MAX entries; past it the oldest tenth is dropped (Map keeps insertion order).

@@ -1,0 +1,103 @@
+// In real n8n and Chromium: a published workflow whose Virtual Mailbox Trigger also listens for a
+// test event, with both its Production URL and its Test URL subscribed (the spec lets several
+// endpoints receive one event). A real delivery reaches both: the test execution and the
+// production execution each run the workflow; neither is taken for the other's duplicate.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { chromium } from 'playwright-core';
+import { startSimulator } from '../simulator/server.mjs';
+import { freePort, OWNER, restClient, startN8n, waitFor } from './real-n8n.mjs';
+import { CREDENTIAL_ID, credentialFor } from './workflows.mjs';
+
+const HOOK = '7a1e0000-0000-4000-8000-0000000b0747';
+const WORKFLOW = {
+	id: 'VmbTestAndProduction',
+	name: 'Test and production',
+	active: false,
+	nodes: [
+		{ id: 'tp1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 2, position: [0, 0], webhookId: HOOK, parameters: { events: ['new-mail'], options: {} }, credentials: { virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' } } },
+		{ id: 'tp2', name: 'Got it', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, 0], parameters: {} },
+	],
+	connections: { 'Virtual Mailbox Trigger': { main: [[{ node: 'Got it', type: 'main', index: 0 }]] } },
+	settings: {},
+	pinData: {},
+};
+
+let sim;
+let n8n;
+let rest;
+let browser;
+let home;
+const subscribe = (event, url) => fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url }) }).then((r) => r.json());
+const subscribed = async () => (await (await fetch(`${sim.url}/_control/webhooks`)).json()).map((s) => s.url);
+
+beforeAll(async () => {
+	sim = await startSimulator({ count: 10, seed: 11 });
+	home = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-test-and-production-'));
+	n8n = await startN8n({ userFolder: path.join(home, 'n8n'), port: await freePort(), credentials: [credentialFor(sim)], workflows: [WORKFLOW] });
+	rest = await restClient(n8n.base);
+}, 900_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await n8n?.stop();
+	await sim?.close();
+	if (home) fs.rmSync(home, { recursive: true, force: true });
+}, 60_000);
+
+describe('Listen for test event while the workflow is active', () => {
+	test('a real delivery sent to the Test URL first and to the Production URL then runs the workflow in both: a test execution and a production one', async () => {
+		const production = `${n8n.base}/webhook/${HOOK}/webhook`;
+		const testUrl = `${n8n.base}/webhook-test/${HOOK}/webhook`;
+		const { data: saved } = await rest.call('GET', `/rest/workflows/${WORKFLOW.id}`);
+		await rest.call('POST', `/rest/workflows/${WORKFLOW.id}/activate`, { versionId: saved.versionId });
+
+		browser = await chromium.launch({
+			executablePath: inject('chromiumPath'),
+			args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		});
+		const editor = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+		await editor.goto(`${n8n.base}/signin`);
+		await editor.fill('input[type=email]', OWNER.email);
+		await editor.fill('input[type=password]', OWNER.password);
+		await editor.keyboard.press('Enter');
+		await editor.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+		await editor.goto(`${n8n.base}/workflow/${WORKFLOW.id}`);
+		await editor.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+		// Execute workflow: the trigger listens at its Test URL.
+		await editor.locator('[data-test-id="execute-workflow-button"]').first().click();
+		// The dashboard's subscriptions, made by hand: the Test URL first, so the service sends to it first.
+		await subscribe('new-mail', testUrl);
+		await subscribe('new-mail', production);
+		expect((await subscribed()).filter((url) => url === testUrl || url === production)).toEqual([testUrl, production]);
+		// n8n takes a moment to register the test webhook after the click.
+		let deliveries;
+		let mail;
+		await waitFor(async () => {
+			({ mail, deliveries } = await (await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: 'Both URLs' }) })).json());
+			return deliveries.find((d) => d.url === testUrl)?.status === 200;
+		}, 30_000, () => false, 'n8n listening at the Test URL');
+		const answers = Object.fromEntries(deliveries.map((d) => [d.url, d]));
+		expect(answers[production].status).toBe(200);
+		expect(answers[production].answer).not.toMatch(/ignored/);
+
+		const runs = async () => {
+			const found = {};
+			for (const e of await rest.executions(WORKFLOW.id)) {
+				const execution = await rest.execution(e.id);
+				const item = execution.data.resultData.runData['Virtual Mailbox Trigger']?.[0]?.data?.main[0]?.[0]?.json;
+				if (item?.id === mail.id) found[execution.mode] = Object.keys(execution.data.resultData.runData);
+			}
+			return found;
+		};
+		let found = {};
+		await waitFor(async () => {
+			found = await runs();
+			return found.manual && found.webhook;
+		}, 60_000, () => false, 'a test execution and a production execution for the delivery');
+		expect(found.manual).toContain('Got it');
+		expect(found.webhook).toContain('Got it');
+	});
+});

@@ -9,6 +9,7 @@ import os from 'node:os';
 import fs from 'node:fs';
 import { describeCoreLine } from '../setup/n8n-core-line.mjs';
 import { ROOT_DIR } from '../setup/paths.mjs';
+import { deduplicationHelpers, hashOf, processedDataTable } from '../support/processed-data.mjs';
 
 process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-harness-'));
 
@@ -224,23 +225,35 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
 
 /**
  * n8n's deduplication store (the `processed_data` table behind helpers.checkProcessedAndRecord and
- * its siblings), in memory with the same semantics as n8n's DeduplicationHelper in "entries" mode:
- * one list of md5 hashes per workflow and context (scope "node": `n:<node id>`, scope "workflow":
- * ''), read, then written back whole (no lock), trimmed to maxEntries. A row absent at the read is
- * inserted, and that insert fails if the row was inserted meanwhile (the table's primary key); a
- * row present at the read is updated, which does nothing if it was deleted meanwhile.
- * `writeDelayMs` widens the gap between the read and the write, as a busy database would, so that
- * concurrent records can overwrite each other as they can in n8n.
+ * its siblings): the tests' one model of it (test/support/processed-data.mjs) in real time, behind
+ * n8n-core's own DataDeduplicationService. One row per workflow and context (`<workflow id>|` for
+ * scope workflow, `<workflow id>|n:<node id>` for scope node), holding md5 hashes; each call reads,
+ * then writes back what it computed (no lock): an insert fails if the row was inserted meanwhile
+ * (the primary key), an update of a row deleted meanwhile changes nothing. `writeDelayMs` widens
+ * the gap between a read and its write, as a busy database would, so that concurrent records can
+ * overwrite each other as they can in n8n. `rows` reads and seeds rows as lists of hashes.
  */
+const realTime = { wait: (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()), now: () => Date.now() };
+const table = processedDataTable({ clock: realTime, roundTripMs: () => 0, writeMs: () => 0 });
 export const processedData = {
-	rows: new Map(),
+	table,
+	/** The rows as lists of hashes: get, set (a row saved in mode "entries"), has, delete, size. */
+	rows: {
+		get: (key) => table.data(key),
+		set: (key, hashes) => table.put(key, { mode: 'entries', data: hashes }),
+		has: (key) => table.rows.has(key),
+		delete: (key) => table.rows.delete(key),
+		get size() {
+			return table.rows.size;
+		},
+	},
 	writeDelayMs: 0,
 	/** Records that fail before touching the store (as an insert that lost a race does in n8n). */
 	failures: 0,
 	/** ({ items, scope }) => true for a record that fails (a broken connection) before touching the store. */
 	failWhen: undefined,
 	reset() {
-		this.rows.clear();
+		table.rows.clear();
 		this.writeDelayMs = 0;
 		this.failures = 0;
 		this.failWhen = undefined;
@@ -254,55 +267,25 @@ export function nodeLogger() {
 	const coreRequire = createRequire(require.resolve('n8n-core'));
 	return coreRequire('@n8n/di').Container.get(coreRequire('@n8n/backend-common').Logger);
 }
-const hashOf = (value) => require('crypto').createHash('md5').update(String(value)).digest('base64');
 const contextOf = (scope, { node, workflow }) => `${workflow.id}|${scope === 'node' ? `n:${node.id}` : ''}`;
-const entriesOnly = (options) => {
-	if (options.mode !== 'entries') throw new Error('the harness store keeps entries only');
-};
+/** The model's helpers for one call of n8n's deduplicator interface (which passes the workflow and node). */
+const helpersFor = (contextData) =>
+	deduplicationHelpers(table, {
+		contextOf: (scope) => contextOf(scope, contextData),
+		gap: () => realTime.wait(processedData.writeDelayMs),
+	});
 const deduplicator = {
 	async checkProcessedAndRecord(items, scope, contextData, options) {
-		entriesOnly(options);
 		if (processedData.failures > 0) {
 			processedData.failures--;
 			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 		}
 		if (processedData.failWhen?.({ items, scope })) throw new Error('Connection terminated unexpectedly');
-		const key = contextOf(scope, contextData);
-		const stored = processedData.rows.get(key);
-		const list = stored ? [...stored] : [];
-		if (processedData.writeDelayMs) await new Promise((resolve) => setTimeout(resolve, processedData.writeDelayMs));
-		const seen = new Set(list);
-		const result = { new: [], processed: [] };
-		for (const item of items) {
-			const hash = hashOf(item);
-			if (seen.has(hash)) result.processed.push(item);
-			else {
-				result.new.push(item);
-				list.push(hash);
-				seen.add(hash);
-			}
-		}
-		if (options.maxEntries) list.splice(0, list.length - options.maxEntries);
-		if (!stored && processedData.rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
-		if (stored && !processedData.rows.has(key)) return result; // an update of a deleted row changes nothing
-		processedData.rows.set(key, list);
-		return result;
+		return await helpersFor(contextData).checkProcessedAndRecord(items, scope, options);
 	},
-	async removeProcessed(items, scope, contextData, options) {
-		entriesOnly(options);
-		const key = contextOf(scope, contextData);
-		const stored = processedData.rows.get(key);
-		if (!stored) return;
-		const hashes = new Set(items.map(hashOf));
-		processedData.rows.set(key, stored.filter((hash) => !hashes.has(hash)));
-	},
-	async clearAllProcessedItems(scope, contextData) {
-		processedData.rows.delete(contextOf(scope, contextData));
-	},
-	async getProcessedDataCount(scope, contextData, options) {
-		entriesOnly(options);
-		return processedData.rows.get(contextOf(scope, contextData))?.length ?? 0;
-	},
+	removeProcessed: async (items, scope, contextData) => await helpersFor(contextData).removeProcessed(items, scope),
+	clearAllProcessedItems: async (scope, contextData) => await helpersFor(contextData).clearAllProcessedItems(scope),
+	getProcessedDataCount: async (scope, contextData, options) => await helpersFor(contextData).getProcessedDataCount(scope, options),
 };
 // One n8n-core per test worker, one harness module per test file: the service is made once and then
 // pointed at this file's store (vitest evaluates this module again for each file in a worker).

@@ -114,6 +114,20 @@ test('the node creator finds our nodes by name: the action node and its webhook 
 	await page.keyboard.press('Escape');
 }, 120_000);
 
+test('the node creator finds the package by what a user wants to do: "folder", "file mail", "move to folder", "PMB"', async () => {
+	const found = {};
+	for (const words of ['folder', 'file mail', 'move to folder', 'PMB']) {
+		await page.goto(`${n8n.base}/workflow/${WORKFLOW.id}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+		await page.click('[data-test-id="node-creator-plus-button"]');
+		await page.keyboard.type(words);
+		await page.waitForTimeout(1500);
+		found[words] = (await page.locator('[data-test-id="node-creator"]').textContent()).includes('Virtual Mailbox');
+		if (words === 'move to folder') await shot('node-creator-move-to-folder');
+	}
+	expect(found).toEqual({ folder: true, 'file mail': true, 'move to folder': true, PMB: true });
+}, 120_000);
+
 test('with the dark theme the editor switches to the dark icon', async () => {
 	await page.emulateMedia({ colorScheme: 'dark' });
 	await page.evaluate(() => localStorage.setItem('N8N_THEME', 'dark'));

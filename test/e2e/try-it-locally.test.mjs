@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '../simulator/server.mjs';
@@ -13,6 +14,7 @@ import { freePort, OWNER, restClient, startN8n, waitFor } from './real-n8n.mjs';
 import { CREDENTIAL_ID, credentialFor } from './workflows.mjs';
 import { DEV_SAMPLES, devWorkflows, examplesHome, UNPUBLISHED_IN_DEV } from './examples.mjs';
 
+const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/editor');
 const credentials = { virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' } };
 const MY_HOOK = '7a1e0000-0000-4000-8000-00000000f1a7';
 /** A workflow the user builds: a Virtual Mailbox Trigger as n8n adds it (version 2), then a step. */
@@ -116,23 +118,24 @@ describe("the dev command's samples", () => {
 	const folderOf = (mailId) => sim.db.folders.find((f) => f.id === sim.db.mails.find((m) => m.id === mailId)?.folder_id)?.name;
 	const rules = () => examples.find((w) => w.file === 'file-mail-by-rules.json').workflow;
 	const alert = () => examples.find((w) => w.file === 'package-arrived-alert.json').workflow;
+	const triggerOf = (workflow) => workflow.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger').name;
 
 	test('the package sample is filed in Packages by File by Rules and the package alert runs', async () => {
 		const sample = DEV_SAMPLES.find((s) => s.body.mail_type === 'package');
 		const { mail, deliveries } = await logMail(sample.body);
 		expect(deliveries.length).toBeGreaterThanOrEqual(2);
 		expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 200));
-		expect(ranNodes(await executionFor(rules().id, 'New mail', mail.id))).toContain('File by rules');
-		expect(ranNodes(await executionFor(alert().id, 'New mail', mail.id))).toContain('Alert the team');
+		expect(ranNodes(await executionFor(rules().id, triggerOf(rules()), mail.id))).toContain('File by rules');
+		expect(ranNodes(await executionFor(alert().id, triggerOf(alert()), mail.id))).toContain('Alert the team');
 		await waitFor(async () => folderOf(mail.id) === 'Packages', 30_000, () => false, 'the package filed in Packages');
 	});
 
 	test('the bank letter sample is filed in Banks and marked read, with no package alert', async () => {
 		const sample = DEV_SAMPLES.find((s) => s.body.mail_type === 'letter');
 		const { mail } = await logMail(sample.body);
-		expect(ranNodes(await executionFor(rules().id, 'New mail', mail.id))).toContain('File by rules');
+		expect(ranNodes(await executionFor(rules().id, triggerOf(rules()), mail.id))).toContain('File by rules');
 		await waitFor(async () => folderOf(mail.id) === 'Banks' && sim.db.mails.find((m) => m.id === mail.id).is_read, 30_000, () => false, 'the letter filed in Banks');
-		expect(ranNodes(await executionFor(alert().id, 'New mail', mail.id))).not.toContain('Alert the team');
+		expect(ranNodes(await executionFor(alert().id, triggerOf(alert()), mail.id))).not.toContain('Alert the team');
 	});
 });
 
@@ -172,6 +175,7 @@ describe('the mailroom page', () => {
 		// The page lists the delivery to the Test URL with n8n's answer; n8n then stops listening, and the simulator unsubscribes it.
 		await mailroom.waitForFunction((url) => [...document.querySelectorAll('#deliveries tbody tr')].some((tr) => tr.textContent.includes(url) && tr.textContent.includes('200')), testUrl, { timeout: 10_000 });
 		await waitFor(async () => !(await urlsOf('new-mail')).includes(testUrl), 30_000, () => false, 'the Test URL unsubscribed');
-		await mailroom.screenshot({ path: path.join(home, 'mailroom.png') });
+		fs.mkdirSync(ARTIFACTS, { recursive: true });
+		await mailroom.screenshot({ path: path.join(ARTIFACTS, 'mailroom.png'), fullPage: true });
 	});
 });

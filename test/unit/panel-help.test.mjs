@@ -30,6 +30,9 @@ describe('the node panel', () => {
 			const { alias } = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
 			expect(alias, file).toEqual(expect.arrayContaining(['mail', 'letter', 'package', 'folder', 'file', 'move', 'sort', 'scan', 'PMB']));
 		}
+		// n8n's node search matches the whole query against a name or an alias: phrases too.
+		const { alias } = JSON.parse(fs.readFileSync(path.join(ROOT, 'nodes/VirtualMailbox/VirtualMailbox.node.json'), 'utf8'));
+		expect(alias).toEqual(expect.arrayContaining(['move to folder', 'file mail', 'sort mail']));
 	});
 
 	test('filing is the action "Move mail to folder", the default name of the node it adds', () => {

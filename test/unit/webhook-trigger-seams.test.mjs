@@ -135,6 +135,23 @@ describe('the credential edited or swapped', () => {
 		expect(sim.requests.slice(before).filter((r) => r.path.startsWith('/v1/mails/'))).toHaveLength(2);
 	});
 
+	test("the credential edited to another account (server, key and secret): the first delivery signed with the new secret reads it again, and Add Full Resource asks the new account", async () => {
+		const other = await startSimulator({ count: 5, seed: 32 });
+		try {
+			const workflowId = uniqueWorkflow();
+			await deliver({ ...payloads['new-mail'], id: sim.db.mails[2].id }, { workflowId, options: detailsOptions });
+			const edited = { ...credentials, baseUrl: other.url, apiKey: other.apiKey, webhookSecret: 'whsec_the_other_account_99' };
+			const mail = other.db.mails[0];
+			const [before, otherBefore] = [sim.requests.length, other.requests.length];
+			const run = await runDelivery({ parameters: parameters(detailsOptions), request: request({ ...payloads['new-mail'], id: mail.id }, { secret: edited.webhookSecret }), credentials: edited, workflowId, executionId: String(++serial) });
+			expect(ran(run)[0].json.mail_item).toMatchObject({ id: mail.id });
+			expect(sim.requests.length - before, 'requests to the old account').toBe(0);
+			expect(other.requests.slice(otherBefore).map((r) => r.path)).toEqual([`/v1/mails/${mail.id}`]);
+		} finally {
+			await other.close();
+		}
+	});
+
 	test('swapping to another credential (another id) reads it at once: the kept copy is keyed by credential id', async () => {
 		const workflowId = uniqueWorkflow();
 		const other = { ...credentials, webhookSecret: 'whsec_other_account_77777' };

@@ -36,7 +36,7 @@ beforeAll(async () => {
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
 	sim = await startSimulator({ count: 20 });
 	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-editor-'));
-	n8n = await startN8n({ userFolder, port: await freePort(), credentials: [credentialFor(sim)], workflows: [WORKFLOW, FILING_WORKFLOW] });
+	n8n = await startN8n({ userFolder, port: await freePort(), credentials: [credentialFor(sim)], workflows: [WORKFLOW, FILING_WORKFLOW, RULES_WORKFLOW] });
 	browser = await chromium.launch({
 		executablePath: inject('chromiumPath'),
 		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -242,6 +242,17 @@ const FILING_WORKFLOW = {
 	pinData: { 'Virtual Mailbox Trigger': [{ json: { id: '100002', sender_name: 'City Utilities', mail_type: 'letter', event: 'new-mail' } }] },
 };
 
+/** A webhook trigger alone, to build "IRS → Taxes, magazines → Magazines" after it with File by Rules. */
+const RULES_WORKFLOW = {
+	id: 'VmbEditorRules01',
+	name: 'Filing by rules',
+	active: false,
+	nodes: [{ id: 'r1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 2, position: [0, 0], webhookId: '0e1d0000-0000-4000-8000-0000000000f2', parameters: { events: ['new-mail'], options: {} }, credentials }],
+	connections: {},
+	settings: {},
+	pinData: {},
+};
+
 describe('node creator actions and ID pickers', () => {
 	const creator = () => page.locator('[data-test-id="node-creator"]');
 	const ndv = () => page.locator('[data-test-id="ndv"]');
@@ -398,5 +409,63 @@ describe('node creator actions and ID pickers', () => {
 		const clicks = steps.filter((s) => s.startsWith('click')).length;
 		console.log(`[editor] filing one branch: ${clicks} clicks and a drag: ${steps.join(' → ')}`);
 		expect(clicks).toBe(9);
+	}, 180_000);
+
+	test('building "IRS → Taxes, magazines → Magazines" after the trigger with File by Rules, counted', async () => {
+		await page.goto(`${n8n.base}/workflow/${RULES_WORKFLOW.id}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+		const steps = [];
+		const click = async (what, locator) => {
+			steps.push(`click ${what}`);
+			await locator.click({ timeout: 10_000 }).catch(async (error) => {
+				await shot(`file-by-rules-failed-at-${steps.length}`);
+				throw error;
+			});
+		};
+		const type = async (what, locator, text) => {
+			steps.push(`type "${text}" into ${what}`);
+			await locator.click();
+			await page.keyboard.type(text);
+		};
+		const option = (name) => page.locator('.el-select-dropdown__item:visible, [role="option"]:visible').filter({ hasText: new RegExp(`^\\s*${name}\\s*$`) }).first();
+		await click('+ on the trigger output', page.locator('[data-test-id="canvas-handle-plus"]').first());
+		// A user looking for filing types what it is about: "folder" finds the node (an alias).
+		await page.keyboard.type('folder');
+		steps.push('type "folder"');
+		await shot('file-by-rules-search-folder');
+		await click('Virtual Mailbox', creator().getByText('Virtual Mailbox', { exact: true }).first());
+		await click('File mail by rules', creator().getByText('File mail by rules', { exact: true }));
+		await ndv().waitFor();
+		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe('File by Rules');
+		// Rule 1 is there from the start: Sender, Contains the Word, a folder by name.
+		await type('Value', ndv().locator('[data-test-id="parameter-input-value"] input').first(), 'IRS');
+		await type('Folder', ndv().locator('[data-test-id="resource-locator-folder"] [data-test-id="rlc-input"]').first(), 'Taxes');
+		await click('Add Rule', ndv().getByRole('button', { name: 'Add Rule' }).first());
+		// (n8n's every input is also "parameter-input-field": the rule's Field is found by its label.)
+		await click('Field of rule 2', ndv().locator('label[for="field"]').last().locator('xpath=ancestor::*[.//input][1]').locator('input').first());
+		await click('Mail Type', option('Mail Type'));
+		await click('Mail Types of rule 2', ndv().locator('[data-test-id="parameter-input-mailTypes"]:visible').last());
+		await click('Magazine', option('Magazine'));
+		await type('Folder of rule 2', ndv().locator('[data-test-id="resource-locator-folder"] [data-test-id="rlc-input"]').last(), 'Magazines');
+		await shot('file-by-rules-panel');
+		await click('close the panel', ndv().locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first());
+		await ndv().waitFor({ state: 'hidden', timeout: 10_000 });
+		await shot('file-by-rules-canvas');
+		const rest = await restClient(n8n.base);
+		let saved;
+		await waitFor(async () => {
+			await page.keyboard.press('Control+s');
+			await page.waitForTimeout(1000);
+			saved = (await rest.call('GET', `/rest/workflows/${RULES_WORKFLOW.id}`)).data;
+			return saved.connections['Virtual Mailbox Trigger']?.main?.[0]?.length > 0;
+		}, 60_000);
+		const added = saved.nodes.find((n) => n.name === saved.connections['Virtual Mailbox Trigger'].main[0][0].node);
+		expect(added.parameters.operation).toBe('applyRules');
+		expect(added.parameters.rules.rule).toEqual([
+			expect.objectContaining({ value: 'IRS', folder: expect.objectContaining({ mode: 'name', value: 'Taxes' }) }),
+			expect.objectContaining({ field: 'mailType', mailTypes: ['magazine'], folder: expect.objectContaining({ mode: 'name', value: 'Magazines' }) }),
+		]);
+		console.log(`[editor] File by Rules, IRS → Taxes and magazines → Magazines: ${steps.length} actions: ${steps.join(' → ')}`);
+		expect(steps.length).toBe(13);
 	}, 180_000);
 });

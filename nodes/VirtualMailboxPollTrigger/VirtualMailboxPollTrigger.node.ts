@@ -5,12 +5,12 @@ import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesO
 import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { pollsInFlight } from '../shared/state/pollsInFlight';
 import { retryPolicy } from '../shared/state/retryPolicy';
-import { CREDENTIAL_TYPE } from '../shared/constants';
-import { deadlineIn, getApiCredentials, type Query } from '../shared/transport';
+import { CREDENTIAL_TYPE, PAGE_SIZE_MAX } from '../shared/constants';
+import { deadlineIn, getApiCredentials, getPage, type Query } from '../shared/transport';
 import { ruleValuesNotice } from '../shared/values';
 import { type CompletionEvent, pollCompletions } from './completions';
 import { pollNewMail } from './newMail';
-import { accountOf, fingerprintOf, type PollState } from './state';
+import { accountOf, fingerprintOf, onlyKeyChanged, type PollState, witnessOf } from './state';
 
 /**
  * The Poll Trigger's guarantee (docs/poll-trigger.md; the numbers in limits.ts).
@@ -106,8 +106,11 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				const account = accountOf(this.getNode().credentials?.[CREDENTIAL_TYPE]?.id, await getApiCredentials.call(this));
 				const fingerprint = fingerprintOf(event, query, account);
 				if (state.fingerprint !== fingerprint) {
-					// First activation, Event or Filters edited, or another account: start over (prime), never replay.
-					for (const field of Object.keys(state)) delete state[field];
+					// A new API key that still lists the mail the state recorded is the same mailbox (a
+					// rotation): go on from the state. First activation, Event or Filters edited, or
+					// another account: start over (prime), never replay.
+					const rotated = event === 'new-mail' && onlyKeyChanged(state.fingerprint, fingerprint) && (await listsRecordedMail(this, state));
+					if (!rotated) for (const field of Object.keys(state)) delete state[field];
 					state.fingerprint = fingerprint;
 				}
 			}
@@ -120,6 +123,13 @@ export class VirtualMailboxPollTrigger implements INodeType {
 			if (!manual) pollsInFlight.end(key);
 		}
 	}
+}
+
+/** Whether the newest page of the mailbox (one request) lists the newest mail the state recorded (its witness). */
+async function listsRecordedMail(ctx: IPollFunctions, state: PollState): Promise<boolean> {
+	if (!state.witness) return false;
+	const page = await getPage(ctx, '/v1/mails', { sort: 'newest' }, PAGE_SIZE_MAX, undefined);
+	return page.data.some((item) => witnessOf(item) === state.witness);
 }
 
 /** Download File for one poll's items; a failure is written into its item, never lost. */

@@ -22,6 +22,8 @@ export interface PollState extends IDataObject {
 	reported?: [number, number];
 	/** New Mail: [from arrival ms (null: the activation), to arrival ms] of mail out of reach found by a poll that emitted; the next poll reports it and clears it. */
 	unreachable?: [number | null, number];
+	/** New Mail: witnessOf the newest mail recorded (at priming, then the newest emitted): tells a rotated API key from another account's. */
+	witness?: string;
 	/** New Mail: mail id → arrival ms of the items recorded (at priming, then every item emitted) above the floor. */
 	recorded?: Record<string, number>;
 	/** Scans: id → created_at ms of the scans of the event's type seen in process or restoring and not completed since. */
@@ -37,7 +39,8 @@ export interface PollState extends IDataObject {
 /**
  * Pure: the account a credential reaches, as the poll state keys it: the credential's id, the
  * server it points at and a digest of its API key (never the key itself). Another credential,
- * environment, Base URL or key is another account to the state, which then primes.
+ * environment or Base URL is another account to the state, which then primes; a new key is the
+ * same account when the mailbox still lists the state's witness (the node checks, one request).
  */
 export function accountOf(credentialId: string | null | undefined, credentials: VirtualMailboxCredentials): string {
 	const keyDigest = createHash('sha256').update(String(credentials.apiKey ?? '').trim()).digest('hex').slice(0, 16);
@@ -57,4 +60,34 @@ export function fingerprintOf(event: string, query: Query, account = ''): string
 		normalized[key] = Array.isArray(value) ? [...value].map(String).sort() : String(value);
 	}
 	return JSON.stringify([event, normalized, account]);
+}
+
+/**
+ * Pure: whether two fingerprints differ only in the API key's digest (same event, query,
+ * credential and server): a new key, perhaps for the same account (a rotation).
+ */
+export function onlyKeyChanged(before: string | undefined, after: string): boolean {
+	try {
+		const [eventBefore, queryBefore, accountBefore] = JSON.parse(before ?? '') as [string, unknown, string];
+		const [eventAfter, queryAfter, accountAfter] = JSON.parse(after) as [string, unknown, string];
+		const withoutKey = (account: string) => account.split('|').slice(0, -1).join('|');
+		return (
+			eventBefore === eventAfter &&
+			JSON.stringify(queryBefore) === JSON.stringify(queryAfter) &&
+			typeof accountBefore === 'string' &&
+			accountBefore !== accountAfter &&
+			withoutKey(accountBefore) === withoutKey(accountAfter)
+		);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Pure: a mail item as no other account's item is: its id with a digest of what never changes
+ * about it (arrival, sender, recipient, type, weight).
+ */
+export function witnessOf(item: IDataObject): string {
+	const fixed = [item.id, item.arrival_date, item.sender_name, item.recipient_name, item.mail_type, item.weight].map((value) => String(value ?? ''));
+	return `${String(item.id)}#${createHash('sha256').update(JSON.stringify(fixed)).digest('hex').slice(0, 16)}`;
 }

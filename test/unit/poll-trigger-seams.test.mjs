@@ -2,6 +2,7 @@
 // another account, parameters edited, deactivate and reactivate, the node renamed or copied, a
 // manual run, a poll started while the last one still downloads. docs/seams.md cites these tests.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import http from 'node:http';
 import nock from 'nock';
 import { startSimulator } from '../simulator/server.mjs';
 import { DEFAULT_CREDENTIALS, TYPES, dist, runNode, runPoll } from '../harness/n8n-core-harness.mjs';
@@ -61,15 +62,42 @@ describe('the credential swapped to another account, or edited', () => {
 		expect(edited.items).toEqual([]);
 	});
 
-	test("another API key on the same server primes (another key may be another account); the state never holds the key", async () => {
+	test('a new API key for the same account (a rotation) goes on from the state: mail that arrived meanwhile is emitted once; the state never holds a key', async () => {
 		const { saved } = await poll(newMail);
 		expect(JSON.stringify(saved)).not.toContain(sandbox.apiKey);
-		const rekeyed = { ...sandboxCredentials, apiKey: sandbox.readOnlyKey };
-		const late = (await control(sandbox, '/mail', { sender_name: 'Arrived before the new key' })).mail.id;
-		const next = await poll(newMail, saved, { credentials: rekeyed });
-		expect(ids(next)).not.toContain(late);
-		expect(next.items).toEqual([]);
+		const rotated = { ...sandboxCredentials, apiKey: sandbox.readOnlyKey };
+		const meanwhile = (await control(sandbox, '/mail', { sender_name: 'Arrived around the rotation' })).mail.id;
+		const next = await poll(newMail, saved, { credentials: rotated });
+		expect(ids(next)).toEqual([meanwhile]);
 		expect(JSON.stringify(next.saved)).not.toContain(sandbox.readOnlyKey);
+		expect((await poll(newMail, next.saved, { credentials: rotated })).items).toEqual([]);
+	});
+
+	test("another account's API key on the same server (a proxy in front of two accounts) primes: none of its mail is emitted", async () => {
+		const other = await startSimulator({ count: 12, seed: 9, apiKey: 'test_sk_another_account_on_the_proxy' });
+		// One server, two accounts: the proxy sends each request to the account its key belongs to.
+		const proxy = http.createServer((req, res) => {
+			const target = new URL(req.url, (req.headers.authorization ?? '').endsWith(other.apiKey) ? other.url : sandbox.url);
+			const forward = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+				res.writeHead(answer.statusCode, answer.headers);
+				answer.pipe(res);
+			});
+			req.pipe(forward);
+		});
+		await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+		const server = `http://127.0.0.1:${proxy.address().port}`;
+		try {
+			const { saved } = await poll(newMail, {}, { credentials: { ...sandboxCredentials, baseUrl: server } });
+			for (let n = 0; n < 3; n++) await control(other, '/mail', { sender_name: `The other account ${n}` });
+			const switched = await poll(newMail, saved, { credentials: { ...sandboxCredentials, baseUrl: server, apiKey: other.apiKey } });
+			expect(switched.items).toEqual([]);
+			const fresh = (await control(other, '/mail', { sender_name: 'The other account, later' })).mail.id;
+			expect(ids(await poll(newMail, switched.saved, { credentials: { ...sandboxCredentials, baseUrl: server, apiKey: other.apiKey } }))).toEqual([fresh]);
+		} finally {
+			proxy.closeAllConnections?.();
+			await new Promise((resolve) => proxy.close(resolve));
+			await other.close();
+		}
 	});
 
 	test('the same credential read again (no edit) does not prime: mail that arrived meanwhile is emitted', async () => {

@@ -1,7 +1,8 @@
 // One shape of mail, checked with n8n's own Switch node (n8n-nodes-base of the runtime under test,
 // run through the harness's WorkflowExecute): the rules of examples/branch-mail-by-rules-with-switch.json route
 // the same mail item the same way whether it came from the webhook trigger (version 2), the Poll
-// Trigger or Mail → Get; the webhook trigger's version 1.1 output (upper case) matches no rule.
+// Trigger or Mail → Get; the examples' rules ignore letter case, so the webhook trigger's version 1.1
+// output (upper-case values) takes the same branch too.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -67,13 +68,14 @@ describe("one Switch rule, three outputs of the same mail (n8n's Switch node)", 
 			expect(await routeOf(outputs.webhook)).toEqual(route);
 			expect(await routeOf(outputs.poll)).toEqual(route);
 			expect(await routeOf(outputs.get)).toEqual(route);
-			// The package alert's If (mail_type is "package", case-sensitive): the same answer for all three.
+			// The package alert's If (mail_type is "package", letter case ignored): the same answer for all.
 			const expected = mail.mail_type === 'package' ? 'true' : 'false';
 			for (const from of ['webhook', 'poll', 'get']) expect(await isPackageBranch(outputs[from]), from).toBe(expected);
 			if (mail.mail_type === 'package') {
-				// What the issue saw: the delivery as sent ("PACKAGE", version 1.1) slips past that rule.
+				// Version 1.1 sends the values as delivered ("PACKAGE"); the rules ignore letter case.
 				expect(outputs.webhookV1.mail_type).toBe('PACKAGE');
-				expect(await isPackageBranch(outputs.webhookV1)).toBe('false');
+				expect(await isPackageBranch(outputs.webhookV1)).toBe('true');
+				expect(await routeOf(outputs.webhookV1)).toEqual(route);
 			}
 		});
 	}

@@ -23,6 +23,10 @@ export interface ConcurrentReadOptions {
 	refine: (leaf: { query: Query; first: Page }) => Promise<Array<{ query: Query; first: Page }>>;
 }
 
+/** What to do about a list that kept changing: true whatever the read's settings. */
+export const CHANGED_ADVICE =
+	'Nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query (for example with Arrived) so that the read takes fewer pages.';
+
 /** A read that does not add up: the list changed under it. */
 interface Changed {
 	changed: string;
@@ -66,7 +70,7 @@ export async function readConcurrently(ctx: ApiContext, path: string, query: Que
 		} else if (++changes === 2) {
 			throw new NodeOperationError(ctx.getNode(), `The list changed while it was being read, twice: ${'changed' in result ? result.changed : result.mismatch}`, {
 				itemIndex: options.itemIndex,
-				description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again, or set Max Parallel Requests to 1.',
+				description: CHANGED_ADVICE,
 			});
 		}
 		first = again;

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../constants';
 import { partLabel, type Query } from './query';
 import type { ApiContext } from './credentials';
-import { readConcurrently } from './concurrent';
+import { CHANGED_ADVICE, readConcurrently } from './concurrent';
 import { divideQuery, type SplitDimension } from './partition';
 import { RequestPool } from './pool';
 import { eachPage, getPage, type Page } from './pages';
@@ -102,34 +102,95 @@ async function readList(this: ApiContext, path: string, query: Query, options: L
 		});
 	}
 
-	if (first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT) {
-		const out = new Collector(max);
-		await walk(this, path, { query, first }, pageSize, out, options.itemIndex);
-		return out.items;
-	}
-
-	const leaves = await planSplit(this, path, { query, first }, options, 0, DEPTH_LIMIT);
-	if (leaves.some((leaf) => leaf.first.total_count > DEPTH_LIMIT)) throw unreachableError(this, first, leaves, options, DEPTH_LIMIT);
-	const out = new Collector(Number.POSITIVE_INFINITY);
-	for (const leaf of leaves) {
-		const read = await walk(this, path, leaf, PAGE_SIZE_MAX, out, options.itemIndex);
-		// The counts were checked before reading; they must still hold after. An item that moved
-		// between parts mid-read, or a part that grew, would otherwise be missed or cut short.
-		if (read.items !== leaf.first.total_count || read.totals.some((total) => total !== leaf.first.total_count)) {
-			throw new NodeOperationError(this.getNode(), `The list changed while it was being read: the part ${partLabel(leaf.query, query)} held ${leaf.first.total_count} items when the read began, then ${read.totals.at(-1)} (${read.items} read)`, {
+	// One page after another. total_count is checked as in a parallel read: every page of a query
+	// (or part) must report its first page's count, and parts must add up to the whole. A change is
+	// read once more from the start (no request more while the list stays the same); a second fails.
+	for (let changes = 0, whole = first; ; ) {
+		const read = await readInOrder(this, path, query, whole, pageSize, max, options).catch(changedOrThrow);
+		if (Array.isArray(read)) return read;
+		if (++changes === 2) {
+			throw new NodeOperationError(this.getNode(), `The list changed while it was being read, twice: ${read.message}`, {
 				itemIndex: options.itemIndex,
-				description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again, or narrow the query so that it needs no split.',
+				description: CHANGED_ADVICE,
 			});
 		}
+		whole = await getPage(this, path, query, pageSize, undefined, options.itemIndex);
 	}
-	if (out.items.length !== first.total_count) {
-		throw new NodeOperationError(this.getNode(), `The list changed while it was being read: ${first.total_count} items matched when the read began, ${out.items.length} different items were read`, {
-			itemIndex: options.itemIndex,
-			description: 'Nothing was returned rather than a list that may miss or repeat items. Run the node again.',
-		});
+}
+
+/** A count that changed during a read one page after another (caught and read again once). */
+class ListChanged extends Error {}
+
+/** A ListChanged is the read's answer; any other failure stays one. */
+function changedOrThrow(error: unknown): ListChanged {
+	if (error instanceof ListChanged) return error;
+	throw error;
+}
+
+/**
+ * One read, one page after another. Past the depth limit the query is divided into parts that each
+ * fit, and the parts are merged as they are read, page by page: a Limit stops once it has its
+ * items in order, so it reads about ⌈Limit/100⌉ pages plus one first page per part.
+ */
+async function readInOrder(ctx: ApiContext, path: string, query: Query, first: Page, pageSize: number, max: number, options: ListOptions): Promise<IDataObject[]> {
+	if (first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT) return await mergeParts(ctx, path, query, [{ query, first }], pageSize, max, options);
+	const leaves = await planSplit(ctx, path, { query, first }, options, 0, DEPTH_LIMIT);
+	if (leaves.some((leaf) => leaf.first.total_count > DEPTH_LIMIT)) throw unreachableError(ctx, first, leaves, options, DEPTH_LIMIT);
+	const items = await mergeParts(ctx, path, query, leaves, PAGE_SIZE_MAX, max, options);
+	if (!Number.isFinite(max) && items.length !== first.total_count) {
+		throw new ListChanged(`${first.total_count} items matched when the read began, ${items.length} different items were read`);
 	}
-	const items = options.order ? out.items.sort(options.order) : out.items;
-	return Number.isFinite(max) ? items.slice(0, max) : items;
+	return items;
+}
+
+/**
+ * Pages of each part, merged in `options.order` as they come (the part listed first wins a tie, so
+ * one part keeps the API's own order). A part's next page is asked for only when the merge needs
+ * its next item. Without an order the parts come one after another.
+ */
+async function mergeParts(ctx: ApiContext, path: string, whole: Query, leaves: Leaf[], pageSize: number, max: number, options: ListOptions): Promise<IDataObject[]> {
+	const order = options.order ?? (() => 0);
+	const out = new Collector(max);
+	const heads = leaves.map((leaf) => ({
+		leaf,
+		pages: eachPage(ctx, path, leaf.query, { pageSize, itemIndex: options.itemIndex, first: leaf.first }),
+		buffer: [] as IDataObject[],
+		read: 0,
+		done: false,
+	}));
+	const fill = async (head: (typeof heads)[number]) => {
+		while (head.buffer.length === 0 && !head.done) {
+			const next = await head.pages.next();
+			if (next.done) {
+				head.done = true;
+				// An item that moved between parts mid-read would otherwise be missed or read twice.
+				if (leaves.length > 1 && head.read !== head.leaf.first.total_count) {
+					throw new ListChanged(`the part ${partLabel(head.leaf.query, whole)} held ${head.leaf.first.total_count} items when the read began, ${head.read} were read`);
+				}
+				return;
+			}
+			const page = next.value;
+			if (page.total_count !== head.leaf.first.total_count) {
+				throw new ListChanged(
+					leaves.length > 1
+						? `the part ${partLabel(head.leaf.query, whole)} held ${head.leaf.first.total_count} items when the read began, then ${page.total_count}`
+						: `${head.leaf.first.total_count} items matched when the read began, then ${page.total_count}`,
+				);
+			}
+			head.buffer.push(...page.data);
+			head.read += page.data.length;
+		}
+	};
+	while (!out.full) {
+		let best: (typeof heads)[number] | undefined;
+		for (const head of heads) {
+			await fill(head);
+			if (head.buffer.length > 0 && (!best || order(head.buffer[0], best.buffer[0]) < 0)) best = head;
+		}
+		if (!best) break;
+		out.add([best.buffer.shift()!]);
+	}
+	return out.items;
 }
 
 /** The depth limit leaves items out whatever the split: fail before fetching, with the counts. */
@@ -171,39 +232,13 @@ async function planSplit(
 		if (sum !== whole.first.total_count) {
 			const again = await getPage(ctx, path, whole.query, PAGE_SIZE_MAX, undefined, options.itemIndex);
 			if (again.total_count === whole.first.total_count) continue;
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`The list changed while it was being read: ${whole.first.total_count} items matched when the read began, then ${again.total_count}`,
-				{
-					itemIndex: options.itemIndex,
-					description: `Nothing was returned rather than a list that may miss or repeat items. Run the node again, or narrow the query${options.narrowHint ? ` with ${options.narrowHint}` : ''} to under ${DEPTH_LIMIT} items so that it needs no split.`,
-				},
-			);
+			throw new ListChanged(`${whole.first.total_count} items matched when the read began, then ${again.total_count}`);
 		}
 		const leaves: Leaf[] = [];
 		for (const part of parts) leaves.push(...(await planSplit(ctx, path, part, options, division.next, reach)));
 		return leaves;
 	}
 	return [whole];
-}
-
-/** Read one query's pages into `out`; returns how many items its pages held and each page's total_count. */
-async function walk(
-	ctx: ApiContext,
-	path: string,
-	leaf: Leaf,
-	pageSize: number,
-	out: Collector,
-	itemIndex: number | undefined,
-): Promise<{ items: number; totals: number[] }> {
-	const read = { items: 0, totals: [] as number[] };
-	for await (const page of eachPage(ctx, path, leaf.query, { pageSize, itemIndex, first: leaf.first })) {
-		read.items += page.data.length;
-		read.totals.push(page.total_count);
-		out.add(page.data);
-		if (out.full) break;
-	}
-	return read;
 }
 
 /** Keeps results in arrival order, drops repeats by id, and knows when it has enough. */

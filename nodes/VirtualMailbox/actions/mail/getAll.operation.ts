@@ -35,8 +35,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const folder = filters.folderId as FolderChoice | string | undefined;
 	const folderId = locatorValue(folder) ? await resolveFolderId.call(this, folder, i, { use: 'filter' }) : undefined;
-	const query = mailQuery(filters, folderId);
-	const sort = (filters.sort as string | undefined) ?? 'newest';
+	const sort = (filters.sort as string | undefined) || 'newest';
+	// Always sent: the spec names no default order, and the reverse read must mirror the front one.
+	const query = { ...mailQuery(filters, folderId), sort };
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const maxParallel = options.maxParallelRequests ?? DEFAULT_PARALLEL;
 	if (typeof maxParallel !== 'number' || !Number.isInteger(maxParallel) || maxParallel < 1 || maxParallel > MAX_PARALLEL) {

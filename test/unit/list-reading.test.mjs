@@ -1,0 +1,168 @@
+// Return All and Limit against lists the spec allows: values no filter value selects, an API that
+// breaks arrival-date ties its own way, lists that change while they are read. Each test drives
+// the built node through n8n's execution code (test/harness) against the simulator (real HTTP) or
+// a spec-conforming mock of the API, and asserts requests and outputs.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import nock from 'nock';
+import { startSimulator } from '../simulator/server.mjs';
+import { queryMails } from '../simulator/mail-query.mjs';
+import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
+import * as F from '../support/fixtures.mjs';
+import { mockApi, resetNock } from '../support/api.mjs';
+
+let sim;
+let credentials;
+beforeAll(async () => {
+	nock.restore();
+	sim = await startSimulator({ count: 3000, seed: 7, letterShare: 70 });
+	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
+});
+afterAll(async () => {
+	await sim?.close();
+	if (!nock.isActive()) nock.activate();
+});
+beforeEach(() => sim.reset({ count: 3000, seed: 7, letterShare: 70 }));
+
+const apiOrder = async (search = '') => (await fetch(`${sim.url}/_control/query?${search}`)).json();
+const ids = (items) => items.map((i) => i.json.id);
+const requestsTo = (path) => sim.requests.filter((r) => r.path === path).length;
+const getAll = (filters = {}, options = {}, extra = {}) => ({ resource: 'mail', operation: 'getAll', returnAll: true, filters, options, ...extra });
+const run = async (parameters) => {
+	sim.requests.length = 0;
+	return await runNode({ parameters, credentials });
+};
+/** The item at `position` of the newest-first list, changed in the mailroom (an unchanged list from then on). */
+const edit = async (position, fields) => {
+	const id = (await apiOrder('sort=newest'))[position];
+	Object.assign(sim.db.mails.find((m) => m.id === id), fields);
+	sim.changed();
+	return id;
+};
+
+describe('request counts: Limit past the depth limit', () => {
+	test('Limit 10,500 of a 25,000-item mailbox asks for no more than it needs: ceil(10,500/100) pages plus one first page per part it divides into', async () => {
+		sim.reset({ count: 25_000, seed: 7, letterShare: 70 });
+		const expected = (await apiOrder('sort=newest')).slice(0, 10_500);
+		const { items, error } = await run(getAll({}, {}, { returnAll: false, limit: 10_500 }));
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(expected);
+		// Every request without a cursor is a first page (the whole's, or a part's probe); each may be
+		// read only in part. Beyond those, the 10,500 items take 105 pages.
+		const firstPages = sim.requests.filter((r) => r.path === '/v1/mails' && !r.query.cursor).length;
+		expect(requestsTo('/v1/mails')).toBeLessThanOrEqual(105 + firstPages);
+	});
+});
+
+describe('a list that changes while it is read one page after another', () => {
+	/**
+	 * Status = Inbox: once the read is 3 pages in, the newest inbox item (already read) is archived.
+	 * The inbox's total_count drops by one, and every item after it moves up one position.
+	 */
+	async function archiveNewestInboxItemDuringRead(parameters, path = '/v1/mails') {
+		const inbox = await apiOrder('status=inbox&sort=newest');
+		expect(inbox.length).toBeGreaterThan(500);
+		const leaving = inbox[0];
+		let pages = 0;
+		sim.settings.onRequest = async (record) => {
+			if (record.path === path && ++pages === 3) {
+				await fetch(`${sim.url}/v1/mails/${leaving}/archive`, { method: 'POST', headers: { authorization: `Bearer ${sim.apiKey}` } });
+			}
+		};
+		const result = await run(parameters);
+		sim.settings.onRequest = undefined;
+		const stayed = inbox.filter((id) => id !== leaving);
+		return { ...result, missing: stayed.filter((id) => !ids(result.items).includes(id)) };
+	}
+
+	test('Max Parallel Requests 1, Status = Inbox, an item archived mid-read (total_count changes between pages): never an inbox short of an item that stayed in it, without an error', async () => {
+		const { error, missing } = await archiveNewestInboxItemDuringRead(getAll({ status: ['inbox'] }, { maxParallelRequests: 1 }));
+		// Either the change is reported (the counts saw it: every page must report its first page's
+		// count), or nothing that stayed is missing.
+		if (!error) expect(missing).toEqual([]);
+		else expect(error.message).toMatch(/changed/);
+	});
+
+	test('a busy inbox read in parallel or one page after another: the same failure, never a silently incomplete list, and advice that holds for both', async () => {
+		// A mailroom archiving the newest inbox item every 8 requests (someone working the inbox).
+		const busy = () => {
+			let seen = 0;
+			sim.settings.onRequest = async (record) => {
+				if (record.path !== '/v1/mails' || ++seen % 8 !== 0) return;
+				const [newest] = await apiOrder('status=inbox&sort=newest');
+				await fetch(`${sim.url}/v1/mails/${newest}/archive`, { method: 'POST', headers: { authorization: `Bearer ${sim.apiKey}` } });
+			};
+		};
+		sim.reset({ count: 6_000, seed: 7, letterShare: 70 });
+		busy();
+		const parallel = await run(getAll({ status: ['inbox'] }));
+		expect(parallel.error?.message).toMatch(/The list changed while it was being read, twice/);
+		// No setting is offered as a way around it: one page after another sees the same changes.
+		expect(parallel.error.description).not.toMatch(/Max Parallel Requests/);
+
+		sim.reset({ count: 6_000, seed: 7, letterShare: 70 });
+		const before = await apiOrder('status=inbox&sort=newest');
+		busy();
+		const sequential = await run(getAll({ status: ['inbox'] }, { maxParallelRequests: 1 }));
+		sim.settings.onRequest = undefined;
+		const after = new Set(await apiOrder('status=inbox&sort=newest'));
+		const stayedThroughout = before.filter((id) => after.has(id));
+		const missing = stayedThroughout.filter((id) => !ids(sequential.items).includes(id));
+		if (!sequential.error) expect(missing).toEqual([]);
+		else expect(sequential.error.message).toMatch(/The list changed while it was being read, twice/);
+	});
+
+	test('Scan → Get Many (read one page after another), a completed scan deleted mid-read: never the completed scans short of one that stayed, without an error', async () => {
+		const completed = (await (await fetch(`${sim.url}/v1/scans?status=completed&limit=100`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json());
+		expect(completed.total_count).toBeGreaterThan(300);
+		const all = [];
+		for (let cursor; ; ) {
+			const page = await (await fetch(`${sim.url}/v1/scans?status=completed&limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json();
+			all.push(...page.data.map((s) => s.id));
+			if (!(cursor = page.next_cursor)) break;
+		}
+		const leaving = all[0];
+		let pages = 0;
+		sim.settings.onRequest = async (record) => {
+			if (record.path === '/v1/scans' && record.method === 'GET' && ++pages === 2) {
+				await fetch(`${sim.url}/v1/scans/${leaving}`, { method: 'DELETE', headers: { authorization: `Bearer ${sim.apiKey}` } });
+			}
+		};
+		const { items, error } = await run({ resource: 'scan', operation: 'getAll', returnAll: true, filters: { status: ['completed'] }, options: {} });
+		sim.settings.onRequest = undefined;
+		const got = new Set(ids(items));
+		const missing = all.filter((id) => id !== leaving && !got.has(id));
+		if (!error) expect(missing).toEqual([]);
+		else expect(error.message).toMatch(/changed/);
+	});
+});
+
+describe('an API whose order without a sort parameter is oldest first (the spec names no default sort)', () => {
+	let api;
+	beforeEach(() => {
+		resetNock();
+		if (!nock.isActive()) nock.activate();
+		api = mockApi();
+	});
+	afterAll(() => {
+		nock.cleanAll();
+		if (nock.isActive()) nock.restore();
+	});
+
+	const mails = F.bulkMail(560, (n) => ({ mail_status: ['inbox', 'archived'][n % 2], mail_type: n % 3 ? 'letter' : 'package', is_read: n % 5 < 3 }));
+	/** The API: a request without `sort` lists oldest first; `sort` is honoured when sent. */
+	const list = (params) => {
+		const asked = new URLSearchParams(params);
+		if (!asked.has('sort')) asked.set('sort', 'oldest');
+		return queryMails(mails, asked);
+	};
+
+	test('Return All without the Sort filter, an unchanged list of 6 pages: every item once, never "the list changed", and the same list as one page after another', async () => {
+		api.serveList('/v1/mails', list);
+		const sequential = await runNode({ parameters: getAll({}, { maxParallelRequests: 1 }) });
+		expect(sequential.error).toBeUndefined();
+		expect(ids(sequential.items)).toHaveLength(560);
+		const parallel = await runNode({ parameters: getAll() });
+		expect(parallel.error?.message).toBeUndefined();
+		expect(ids(parallel.items)).toEqual(ids(sequential.items));
+	});
+});

@@ -164,7 +164,7 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		const p = processOf(model, clock, { timing: { intercept: (op) => (op === 'recordLock' ? Promise.reject(new Error('duplicate key value violates unique constraint')) : undefined) } });
 		expect(await clock.run(p.claim('k'))).toBe('unsettled');
 		expect(clock.now()).toBeGreaterThanOrEqual(claimPolicy.maxClaimMs);
-	});
+	}, 120_000); // four virtual minutes of retries, each a real turn of the event loop: CPU-bound
 
 	test("a lock left by a stopped process (a row with only the lock's values, never deleted): claims wait it out, at most the lease, then each delivery runs exactly once", async () => {
 		for (let run = 0; run < 20; run++) {

@@ -58,7 +58,7 @@ try {
 	// n8n's output tells which triggers are active or listening; the simulator subscribes their URLs.
 	const follower = followTriggers(sim.url, { onError: (error) => say(`Simulator could not follow a trigger: ${error.message}`) });
 	const n8nLog = (line) => {
-		follower.write(line);
+		follower.line(line);
 		if (process.env.VMB_DEV_VERBOSE) say(line);
 	};
 	const published = workflows.filter((w) => w.path && w.workflow.active);

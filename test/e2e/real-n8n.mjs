@@ -37,6 +37,28 @@ const SECURITY_OVERRIDE = /^(N8N_RESTRICT_FILE_ACCESS_TO|N8N_BLOCK_[A-Z_]+|N8N_I
 const inheritedEnv = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => !SECURITY_OVERRIDE.test(key)));
 
 /**
+ * One output stream of a process read as lines: `data(chunk)` for each pipe read (a read can end
+ * mid-line, so the unfinished line waits for the rest), `end()` when the stream ends. `log` gets
+ * each whole line without its newline; `raw` gets every chunk as read.
+ */
+export function lineSplitter(log, raw = () => {}) {
+	let pending = '';
+	return {
+		data(chunk) {
+			const text = chunk.toString();
+			raw(text);
+			const lines = (pending + text).split('\n');
+			pending = lines.pop();
+			for (const line of lines) log(line.replace(/\r$/, ''));
+		},
+		end() {
+			if (pending) log(pending);
+			pending = '';
+		},
+	};
+}
+
+/**
  * Prepare a user folder (package symlinked into .n8n/nodes/node_modules, credentials and workflows
  * imported) and start n8n: `command` is `start` (the main process), or in queue mode `worker` or
  * `webhook`. Resolves once the process answers on `port` (a worker's health server) and the listed
@@ -122,14 +144,15 @@ export async function startN8n({ userFolder, port, command = 'start', credential
 	const output = [];
 	// nodeArgs: flags for n8n's own Node process, such as --cpu-prof when profiling.
 	const child = spawn(runtime.node, [...nodeArgs, runtime.n8n, command], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-	const onData = (chunk) => {
-		const text = chunk.toString();
-		output.push(text);
-		if (output.length > 2000) output.splice(0, 1000);
-		log(text.trimEnd());
-	};
-	child.stdout.on('data', onData);
-	child.stderr.on('data', onData);
+	for (const stream of [child.stdout, child.stderr]) {
+		const reader = lineSplitter(log, (text) => {
+			output.push(text);
+			if (output.length > 2000) output.splice(0, 1000);
+		});
+		stream.setEncoding('utf8'); // a character split across reads stays whole
+		stream.on('data', reader.data);
+		stream.on('end', reader.end);
+	}
 	// n8n runs in its own process group (detached): if this process ends without stop(), take it along.
 	const killOnExit = () => {
 		try {

@@ -68,7 +68,7 @@ beforeAll(async () => {
 		credentials: [credentialFor(sim)],
 		workflows: [...examples.map((w) => w.workflow), MY_WORKFLOW],
 		waitForWebhooks: examples.filter((w) => w.path && w.workflow.active).map((w) => w.path),
-		log: (line) => follower.write(line),
+		log: (line) => follower.line(line),
 	});
 	await follower.settled();
 	rest = await restClient(n8n.base);

@@ -1,9 +1,12 @@
 // n8n in queue mode, as users scale it, on loopback: PostgreSQL 17 and Redis (test/setup/
 // queue-services.mjs), one main process (editor, REST, activation, poll triggers; production
 // webhooks off), `n8n worker` processes (two unless asked) that run every production execution
-// from the Redis queue, and two `n8n webhook` processes that receive production webhooks. Everything lives in one
-// temporary folder, removed by stop().
+// from the Redis queue, two `n8n webhook` processes that receive production webhooks, and the load
+// balancer n8n's queue-mode docs put in front of them (WEBHOOK_URL): /webhook/ to the webhook
+// processes in turn, everything else (Test URLs under /webhook-test/ included) to the main.
+// Everything lives in one temporary folder, removed by stop().
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startPostgres, startRedis } from '../setup/queue-services.mjs';
@@ -26,6 +29,8 @@ export async function startCluster({ credentials = [], workflows = [], waitForWe
 	const ports = { main: mainPort ?? (await freePort()), workers: [], webhooks: [] };
 	for (let i = 0; i < workers; i++) ports.workers.push(await freePort());
 	for (let i = 0; i < WEBHOOK_PROCESSES; i++) ports.webhooks.push(await freePort());
+	ports.balancer = await freePort();
+	const balancer = await startBalancer(ports.balancer, ports.main, ports.webhooks);
 	const shared = {
 		DB_TYPE: 'postgresdb',
 		DB_POSTGRESDB_HOST: '127.0.0.1',
@@ -36,9 +41,9 @@ export async function startCluster({ credentials = [], workflows = [], waitForWe
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(redis.port),
-		// Production webhooks reach only the webhook processes, as behind a load balancer.
+		// Production webhooks reach only the webhook processes, through the load balancer.
 		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-		WEBHOOK_URL: `http://127.0.0.1:${ports.webhooks[0]}/`,
+		WEBHOOK_URL: `http://127.0.0.1:${ports.balancer}/`,
 		...env,
 	};
 	const folder = (name) => path.join(root, name);
@@ -46,6 +51,8 @@ export async function startCluster({ credentials = [], workflows = [], waitForWe
 		root,
 		postgres,
 		redis,
+		/** The URL n8n shows for webhooks (WEBHOOK_URL): production to the webhook processes, tests to the main. */
+		balancerBase: `http://127.0.0.1:${ports.balancer}`,
 		main: undefined,
 		workers: [],
 		webhooks: [],
@@ -76,6 +83,8 @@ export async function startCluster({ credentials = [], workflows = [], waitForWe
 		},
 		async stop() {
 			await this.stopN8nProcesses();
+			balancer.closeAllConnections();
+			await new Promise((resolve) => balancer.close(resolve));
 			await redis.stop();
 			await postgres.stop();
 			fs.rmSync(root, { recursive: true, force: true });
@@ -88,4 +97,23 @@ export async function startCluster({ credentials = [], workflows = [], waitForWe
 		throw error;
 	}
 	return cluster;
+}
+
+/** The load balancer: /webhook/… to the webhook processes in turn, every other path to the main. */
+async function startBalancer(port, mainPort, webhookPorts) {
+	let turn = 0;
+	const server = http.createServer((req, res) => {
+		const target = req.url.startsWith('/webhook/') ? webhookPorts[turn++ % webhookPorts.length] : mainPort;
+		const upstream = http.request({ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+			res.writeHead(answer.statusCode, answer.headers);
+			answer.pipe(res);
+		});
+		upstream.on('error', (error) => {
+			if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+			res.end(`load balancer: ${error.message}`);
+		});
+		req.pipe(upstream);
+	});
+	await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+	return server;
 }

@@ -35,7 +35,7 @@ beforeAll(async () => {
 		workflows: [WORKFLOW],
 		workers: 1,
 		// As test/dev.mjs in queue mode: the main process's lines drive the simulator.
-		log: (line) => (line.startsWith('[main] ') ? follower.write(line) : undefined),
+		log: (line) => (line.startsWith('[main] ') ? follower.line(line) : undefined),
 	});
 	rest = await restClient(cluster.main.base);
 }, 900_000);

@@ -21,8 +21,10 @@ export function triggerChange(line) {
 }
 
 /**
- * A sink for n8n's output (chunks, split anywhere) that keeps the simulator at `simUrl` subscribed
- * to the triggers n8n runs. `onChange({url, events})` is told of each change once it is applied.
+ * A sink for n8n's output that keeps the simulator at `simUrl` subscribed to the triggers n8n runs:
+ * `write(chunk)` takes the output as it comes off a pipe (chunks split anywhere; a line counts once
+ * its newline has arrived), `line(text)` one whole line. `onChange({url, events})` is told of each
+ * change once it is applied.
  */
 export function followTriggers(simUrl, { onChange = () => {}, onError = () => {} } = {}) {
 	let pending = '';
@@ -36,17 +38,19 @@ export function followTriggers(simUrl, { onChange = () => {}, onError = () => {}
 			})
 			.catch((error) => onError(error));
 	};
+	const line = (text) => {
+		const change = triggerChange(text);
+		if (change) apply(change);
+	};
 	return {
-		/** Feed n8n's output. */
+		/** Feed n8n's raw output. */
 		write(chunk) {
-			pending += chunk.endsWith('\n') ? chunk : `${chunk}\n`;
-			const lines = pending.split('\n');
+			const lines = (pending + chunk).split('\n');
 			pending = lines.pop();
-			for (const line of lines) {
-				const change = triggerChange(line);
-				if (change) apply(change);
-			}
+			for (const text of lines) line(text);
 		},
+		/** Feed one whole line of n8n's output (startN8n's `log` passes lines). */
+		line,
 		/** Resolves once every change read so far is applied. */
 		settled: () => chain,
 	};

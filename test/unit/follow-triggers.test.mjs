@@ -48,10 +48,10 @@ test('the simulator follows the lines: one subscription per event while active, 
 	follower.write(`\x1b[32m2026-01-01T00:00:00.000Z | info | Virtual Mailbox Trigger active: register ${url} in the dashboard for new-mail, open-update (one subscription per event).\x1b[39m\nsomething else\n`);
 	await follower.settled();
 	expect(await subscribed()).toEqual([`new-mail ${url} n8n`, `open-update ${url} n8n`]);
-	follower.write(`Virtual Mailbox Trigger active: register ${url} in the dashboard for shipment-update (one subscription per event).`);
+	follower.line(`Virtual Mailbox Trigger active: register ${url} in the dashboard for shipment-update (one subscription per event).`);
 	await follower.settled();
 	expect(await subscribed()).toEqual([`shipment-update ${url} n8n`]);
-	follower.write(`Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of ${url} if they should stop sending.`);
+	follower.line(`Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of ${url} if they should stop sending.`);
 	await follower.settled();
 	expect(await subscribed()).toEqual([]);
 });

@@ -70,6 +70,7 @@ export class VirtualMailboxApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description: 'Whether you just clicked "Reset Secret" in the dashboard: deliveries signed with the previous secret are then still accepted until you turn this off',
+			hint: 'On right after "Reset Secret" in the dashboard, with the old secret below: deliveries signed with either secret are accepted. Turn it off once deliveries signed with the old secret have stopped.',
 		},
 		{
 			displayName: 'Previous Webhook Secret',

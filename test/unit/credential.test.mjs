@@ -36,7 +36,7 @@ describe('credential virtualMailboxApi', () => {
 
 	test('every field a user fills in has its help as a hint under it, not only on hover', async () => {
 		const type = await credentialType();
-		for (const name of ['environment', 'baseUrl', 'apiKey', 'webhookSecret', 'previousWebhookSecret']) {
+		for (const name of ['environment', 'baseUrl', 'apiKey', 'webhookSecret', 'webhookRotation', 'previousWebhookSecret']) {
 			const field = type.properties.find((p) => p.name === name);
 			expect(field.hint, name).toMatch(/\w{3,}/);
 		}

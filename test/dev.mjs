@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from './simulator/server.mjs';
 import { followTriggers } from './simulator/follow-triggers.mjs';
+import { devSimulatorOptions } from './simulator/dev-session.mjs';
 import { OWNER, startN8n } from './e2e/real-n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
 import { DEV_SAMPLES, devWorkflows, examplesHome, triggeredExamples, UNPUBLISHED_IN_DEV } from './e2e/examples.mjs';
@@ -46,7 +47,8 @@ try {
 	const watch = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], { cwd: ROOT, stdio: 'ignore' });
 	stoppers.push(async () => watch.kill());
 
-	const sim = await startSimulator({ port: SIM_PORT, count: 500, seed: 42 });
+	// A new session of the dev home: no mail or scan id an earlier run delivered to n8n comes again.
+	const sim = await startSimulator({ port: SIM_PORT, ...devSimulatorOptions(HOME) });
 	stoppers.push(() => sim.close());
 	say(`Simulator: ${sim.url}`);
 

@@ -13,6 +13,21 @@ export function rng(seed) {
 	};
 }
 
+/**
+ * Mail ids a session adds: each session has its own range above the seeded ids (up to 100,000),
+ * so a session never adds a mail id an earlier one added.
+ */
+export const SESSION_MAIL_IDS = 10_000_000;
+
+/**
+ * A UUID for a scan or shipment: `uuidFrom(random)`, whose first 8 hex digits are the session's
+ * number in a session other than 0, so two sessions never share one (session 0, the tests': as drawn).
+ */
+export function sessionUuid(random, session = 0) {
+	const id = uuidFrom(random);
+	return session ? `${(session >>> 0).toString(16).padStart(8, '0')}${id.slice(8)}` : id;
+}
+
 /** UUID v4 shaped id from a PRNG, so seeded data is the same every run. */
 export function uuidFrom(random) {
 	const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');
@@ -54,9 +69,11 @@ const iso = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * The whole account. `now` anchors arrival dates (the newest mail arrived just before it), so
- * the `arrived` filter has items in every period.
+ * the `arrived` filter has items in every period. `session`: the run's number where runs share
+ * one n8n (`npm run dev` counts them): its scan and shipment ids and the mail ids it adds are ones
+ * no other session has; everything else is the same for every session.
  */
-export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), baseUrl = 'http://127.0.0.1', letterShare } = {}) {
+export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), baseUrl = 'http://127.0.0.1', letterShare, session = 0 } = {}) {
 	const random = rng(seedValue);
 	// A mailbox with `letterShare` percent letters (a real one runs about 70%), the other types in proportion.
 	const typeWeights = letterShare === undefined ? TYPE_WEIGHTS : TYPE_WEIGHTS.map(([type, weight]) => [type, type === 'letter' ? letterShare : (weight * (100 - letterShare)) / (100 - TYPE_WEIGHTS[0][1])]);
@@ -108,7 +125,7 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 			const created = Math.min(arrival + 3_600_000, now - 30_000);
 			const changed = Math.min(created + 7_200_000, Math.max(created, now - 30_000));
 			const scan = {
-				id: uuidFrom(random),
+				id: sessionUuid(random, session),
 				mail_id: id,
 				type,
 				status,
@@ -134,7 +151,7 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 		const items = mails.slice(n * 3, n * 3 + 1 + (n % 3));
 		const status = ['shipped', 'in_progress', 'payment_failed', 'rejected'][Math.floor(random() * 4)];
 		shipments.push({
-			id: uuidFrom(random),
+			id: sessionUuid(random, session),
 			type,
 			status,
 			item_count: items.length,
@@ -173,7 +190,7 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 		status: 'APPROVED',
 		box_number: '4242',
 	};
-	return { mails, scans, shipments, folders, addresses, bankAccounts, account, nextMailId: 100000 + count, random, now };
+	return { mails, scans, shipments, folders, addresses, bankAccounts, account, nextMailId: 100000 + count + session * SESSION_MAIL_IDS, random, session, now };
 }
 
 export function randomToken() {

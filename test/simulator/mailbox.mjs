@@ -1,14 +1,15 @@
 // The simulated account's data and what changes it: seeded records, the API's resource shapes
 // (docs/api.md, "Resources"), signed file links, and the moves a real mailroom makes.
 import crypto from 'node:crypto';
-import { scanKindFor, seed, TYPE_LABELS, uuidFrom } from './data.mjs';
+import { scanKindFor, seed, sessionUuid, TYPE_LABELS } from './data.mjs';
 import { fail, notFound } from './problems.mjs';
 
 export const iso = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export class Mailbox {
-	constructor({ count, seed: seedValue, letterShare, cursorMode = 'offset' }) {
+	constructor({ count, seed: seedValue, letterShare, cursorMode = 'offset', session = 0 }) {
 		this.defaults = { count, seed: seedValue, letterShare, cursorMode };
+		this.session = session;
 		this.fileSecret = crypto.randomBytes(16);
 		this.baseUrl = '';
 		this.version = 0;
@@ -19,7 +20,7 @@ export class Mailbox {
 	reset(options = {}) {
 		/** 'offset' cursors count positions (the default); 'keyset' cursors go on after the last item read (paging.mjs). */
 		this.cursorMode = options.cursorMode ?? this.defaults.cursorMode;
-		this.db = seed({ count: options.count ?? this.defaults.count, seed: options.seed ?? this.defaults.seed, letterShare: options.letterShare ?? this.defaults.letterShare, baseUrl: this.baseUrl });
+		this.db = seed({ count: options.count ?? this.defaults.count, seed: options.seed ?? this.defaults.seed, letterShare: options.letterShare ?? this.defaults.letterShare, baseUrl: this.baseUrl, session: this.session });
 		// Newest first, ties by id: the order every list query starts from.
 		this.db.mails.sort((a, b) => Date.parse(b.arrival_date) - Date.parse(a.arrival_date) || Number(b.id) - Number(a.id));
 		this.changed();
@@ -71,6 +72,11 @@ export class Mailbox {
 		return { ...rest, account_number_last4: account_number.slice(-4) };
 	}
 
+	/** The id of a record made now: scan, shipment, address, bank account (never one an earlier session made). */
+	newUuid() {
+		return sessionUuid(this.db.random, this.session);
+	}
+
 	// ---- look-ups ----
 	find(list, id, what) {
 		const found = list.find((x) => x.id === id);
@@ -110,7 +116,7 @@ export class Mailbox {
 			throw fail(422, `Mail item ${mail.id} is a ${mail.mail_type}; it takes type ${kind}`, [{ field: 'type', message: `must be ${kind} for a ${mail.mail_type}` }]);
 		}
 		const scan = {
-			id: uuidFrom(this.db.random), mail_id: mail.id, type, status: 'IN_PROCESS', is_expedited: Boolean(extra.is_expedited),
+			id: this.newUuid(), mail_id: mail.id, type, status: 'IN_PROCESS', is_expedited: Boolean(extra.is_expedited),
 			created_at: iso(), updated_at: iso(), instruction: extra.instruction ?? null, reject_reason: null, label: null,
 			status_updated_at: iso(), auto_delete_on: null, summary: null,
 		};

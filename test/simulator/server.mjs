@@ -39,9 +39,11 @@ export async function startSimulator({
 	webhookSecret = DEFAULT_WEBHOOK_SECRET,
 	letterShare,
 	cursorMode,
+	// The run's number where runs share one n8n (`npm run dev`): ids it makes are unlike any other session's (data.mjs seed).
+	session = 0,
 	log = () => {},
 } = {}) {
-	const mailbox = new Mailbox({ count, seed, letterShare, cursorMode });
+	const mailbox = new Mailbox({ count, seed, letterShare, cursorMode, session });
 	// latencyMs: every API answer waits this long (tests make concurrency visible with it);
 	// onRequest: awaited with each API request's record before it is answered (tests change the
 	// mailbox mid-read with it); inFlight: API requests being answered now, recorded on each.

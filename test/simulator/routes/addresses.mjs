@@ -1,6 +1,5 @@
 // Shipping and deposit addresses: create (the first of a type is its default), list (by type), default, get, update (type too), set default, delete.
 import { paginate } from '../paging.mjs';
-import { uuidFrom } from '../data.mjs';
 import { fail, optionalStrings, requireFields } from '../problems.mjs';
 
 const ADDRESS_FIELDS = ['name', 'line1', 'line2', 'line3', 'city', 'state', 'postal_code', 'country', 'phone_number', 'tax_id'];
@@ -13,7 +12,7 @@ export default function addressRoutes(route, { mailbox }) {
 		if (!['shipping', 'deposit'].includes(body.type)) throw badType('must be shipping or deposit');
 		requireFields(body, ['name', 'line1', 'city', 'state', 'postal_code', 'country', 'phone_number']);
 		optionalStrings(body, ['line2', 'line3', 'tax_id']);
-		const address = { id: uuidFrom(db().random), type: body.type, is_default: !db().addresses.some((a) => a.type === body.type) };
+		const address = { id: mailbox.newUuid(), type: body.type, is_default: !db().addresses.some((a) => a.type === body.type) };
 		for (const field of ADDRESS_FIELDS) address[field] = body[field] ?? null;
 		db().addresses.push(address);
 		return [201, address];

@@ -1,6 +1,5 @@
 // Bank accounts for check deposits: the full number is write-only, answers carry its last 4 digits.
 import { paginate } from '../paging.mjs';
-import { uuidFrom } from '../data.mjs';
 import { fail, optionalStrings, requireFields } from '../problems.mjs';
 
 const checkNumber = (number) => {
@@ -13,7 +12,7 @@ export default function bankAccountRoutes(route, { mailbox }) {
 	route('POST', '/v1/bank-accounts', ({ body }) => {
 		requireFields(body, ['bank_name', 'bank_state', 'account_number']);
 		checkNumber(body.account_number);
-		const account = { id: uuidFrom(db().random), bank_name: body.bank_name, bank_state: body.bank_state, account_number: body.account_number };
+		const account = { id: mailbox.newUuid(), bank_name: body.bank_name, bank_state: body.bank_state, account_number: body.account_number };
 		db().bankAccounts.push(account);
 		return [201, out(account)];
 	});

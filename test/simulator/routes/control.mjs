@@ -3,7 +3,7 @@
 // notifying the webhook subscriptions as the service would.
 import { queryMails } from '../mail-query.mjs';
 import { fail } from '../problems.mjs';
-import { TYPE_LABELS, uuidFrom } from '../data.mjs';
+import { TYPE_LABELS } from '../data.mjs';
 import { iso } from '../mailbox.mjs';
 import { scanEvent } from '../webhooks.mjs';
 
@@ -69,7 +69,7 @@ export default function controlRoutes(ctl, { mailbox, webhooks, requests, faults
 		const mail = mailbox.mailById(id);
 		const address = mailbox.db.addresses.find((a) => a.type === 'shipping' && a.is_default) ?? mailbox.db.addresses[0];
 		const shipment = {
-			id: uuidFrom(mailbox.db.random), type: 'shipment', status: 'in_progress', item_count: 1, created_on: iso(), is_expedited: false, is_insured: false, declared_value: 0,
+			id: mailbox.newUuid(), type: 'shipment', status: 'in_progress', item_count: 1, created_on: iso(), is_expedited: false, is_insured: false, declared_value: 0,
 			mail_items: [{ id: mail.id, mail_type: mail.mail_type, sender_name: mail.sender_name, arrival_date: mail.arrival_date, envelope_image_url: mail.envelope_image_url }],
 			tracking_number: null, service_name: null,
 			destination: address ? { name: address.name, line1: address.line1, line2: address.line2, city: address.city, state: address.state, postal_code: address.postal_code, country: address.country } : null,

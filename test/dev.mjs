@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from './simulator/server.mjs';
 import { followTriggers } from './simulator/follow-triggers.mjs';
-import { devSimulatorOptions } from './simulator/dev-session.mjs';
+import { devSimulatorOptions, followableLogging } from './simulator/dev-session.mjs';
 import { OWNER, startN8n } from './e2e/real-n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
 import { DEV_SAMPLES, devWorkflows, examplesHome, triggeredExamples, UNPUBLISHED_IN_DEV } from './e2e/examples.mjs';
@@ -54,7 +54,8 @@ try {
 
 	const userFolder = path.join(HOME, 'n8n');
 	// n8n's default security settings; its home (and so ~/.n8n-files, where the examples save scans) is HOME.
-	const { env: n8nEnv, filesFolder: scansDir } = examplesHome(HOME);
+	const { env: examplesEnv, filesFolder: scansDir } = examplesHome(HOME);
+	const n8nEnv = { ...examplesEnv, ...followableLogging(process.env, say) };
 	const firstRun = QUEUE || !fs.existsSync(path.join(userFolder, '.vmb-imported'));
 	const workflows = devWorkflows(scansDir);
 	// n8n's output tells which triggers are active or listening; the simulator subscribes their URLs.
@@ -85,8 +86,7 @@ try {
 		credentials: firstRun ? [credentialFor(sim)] : [],
 		workflows: firstRun ? workflows.map((w) => w.workflow) : [],
 		waitForWebhooks: published.map((w) => w.path),
-		// The trigger logs at n8n's info level the URLs the simulator follows.
-		env: { ...n8nEnv, N8N_LOG_LEVEL: 'info' },
+		env: n8nEnv,
 		log: n8nLog,
 	});
 	if (!QUEUE) {
@@ -106,7 +106,7 @@ n8n ${runtime.n8nVersion} is running with the Virtual Mailbox nodes:  ${n8n.base
   password:  ${OWNER.password}
 Local simulator of the API:                     ${sim.url}  (credential "Virtual Mailbox (local simulator)")
 Saved scans go to:                              ${scansDir}${QUEUE ? `
-Queue mode: webhook processes ${cluster.webhookBases.join(', ')}; two workers; data in ${cluster.root} (removed at exit)` : ''}
+Queue mode: load balancer ${cluster.balancerBase} (WEBHOOK_URL: Production URLs to the webhook processes ${cluster.webhookBases.join(', ')}, Test URLs to the main); two workers; data in ${cluster.root} (removed at exit)` : ''}
 
 Mailroom (log mail, request and complete scans, ship; the deliveries and their answers):
   ${sim.url}/mailroom

@@ -88,9 +88,11 @@ export const MAIL_SPLITS: readonly SplitDimension[] = [
 ];
 
 /**
- * The order GET /v1/mails returns: by arrival (newest or oldest first), ties broken by id. Mail
- * without an arrival date (nullable in the spec) comes first newest first and last oldest first,
- * as if it arrived after everything else (how a database orders nulls in a descending sort).
+ * The order GET /v1/mails returns, as far as the spec says: by arrival, newest or oldest first.
+ * Items arriving at the same instant compare equal: their order is whatever the API gives (the
+ * spec says nothing of ties), never one made up here. Mail without an arrival date (nullable in
+ * the spec) comes first newest first and last oldest first, as if it arrived after everything
+ * else (how a database orders nulls in a descending sort).
  */
 export function mailOrder(sort: string): (a: IDataObject, b: IDataObject) => number {
 	const direction = sort === 'oldest' ? 1 : -1;
@@ -104,6 +106,5 @@ export function mailOrder(sort: string): (a: IDataObject, b: IDataObject) => num
 		}
 		return parsed;
 	};
-	const id = (item: IDataObject) => Number(item.id);
-	return (a, b) => direction * (time(a) - time(b) || id(a) - id(b) || String(a.id).localeCompare(String(b.id)));
+	return (a, b) => direction * (time(a) - time(b));
 }

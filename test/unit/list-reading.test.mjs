@@ -136,6 +136,40 @@ describe('a list that changes while it is read one page after another', () => {
 	});
 });
 
+describe('an API that orders same-instant arrivals by id ascending in both sorts (the spec leaves ties unspecified)', () => {
+	let api;
+	beforeEach(() => {
+		resetNock();
+		if (!nock.isActive()) nock.activate();
+		api = mockApi();
+	});
+	afterAll(() => {
+		nock.cleanAll();
+		if (nock.isActive()) nock.restore();
+	});
+
+	// 3,000 items, 30 arriving at the same instant each day (a mailroom logging a day's mail at once).
+	const mails = F.bulkMail(3_000, (n) => ({
+		arrival_date: new Date(Date.UTC(2026, 0, 1) + Math.floor(n / 30) * 86_400_000).toISOString(),
+		mail_status: ['inbox', 'archived', 'quarantine', 'discard_request'][n % 4],
+		mail_type: n % 3 ? 'letter' : 'package',
+		is_read: n % 5 < 3,
+	}));
+	/** The API: filters as the simulator, arrival date in the asked direction, ties by id ascending. */
+	const list = (params) => {
+		const dir = params.get('sort') === 'oldest' ? 1 : -1;
+		return queryMails(mails, params).sort((a, b) => dir * (Date.parse(a.arrival_date) - Date.parse(b.arrival_date)) || Number(a.id) - Number(b.id));
+	};
+
+	test('an unchanged list with same-instant arrivals that the API orders by id ascending in both sorts: exactly what the API lists, in its order, never "the list changed"', async () => {
+		api.serveList('/v1/mails', list);
+		const expected = list(new URLSearchParams()).map((m) => m.id);
+		const { items, error } = await runNode({ parameters: getAll() });
+		expect(error?.message).toBeUndefined();
+		expect(ids(items)).toEqual(expected);
+	});
+});
+
 describe('an API whose order without a sort parameter is oldest first (the spec names no default sort)', () => {
 	let api;
 	beforeEach(() => {

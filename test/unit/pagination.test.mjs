@@ -169,7 +169,7 @@ describe('the 10,000-item depth limit is never silent', () => {
 
 	test('parts that do not add up because the list changed are read once more: the list as it is now, whole', async () => {
 		const mails = F.bulkMail(12_000, (n) => ({ mail_status: MAIL_STATUSES[n % 2] }));
-		const late = { ...F.bulkMail(1)[0], id: '999999', mail_status: 'archived' };
+		const late = { ...F.bulkMail(1)[0], id: '999999', mail_status: 'archived', arrival_date: '2030-01-01T00:00:00Z' };
 		let arrived = false;
 		api.serveList('/v1/mails', (params) => {
 			// mail arrives right after the whole's first page

@@ -32,6 +32,11 @@ interface Changed {
 	changed: string;
 }
 
+/** Items of different parts that arrived at the same instant: their order in the API's list is not known. */
+interface Ties {
+	ties: string;
+}
+
 /** Parts whose counts do not add up to the whole's: a change, or a division that leaves items out. */
 interface Mismatch {
 	mismatch: string;
@@ -62,6 +67,11 @@ export async function readConcurrently(ctx: ApiContext, path: string, query: Que
 	for (let changes = 0; ; ) {
 		const result = await readOnce(ctx, path, query, first, { ...options, splits });
 		if (Array.isArray(result)) return result;
+		if ('ties' in result) {
+			// The spec leaves the order of same-instant items open: only an undivided read has it.
+			splits = [];
+			continue;
+		}
 		const again = await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, { pool: options.pool });
 		if ('mismatch' in result && again.total_count === first.total_count) {
 			// The whole is as it was: these filters do not cover every item. Each round drops at
@@ -77,7 +87,7 @@ export async function readConcurrently(ctx: ApiContext, path: string, query: Que
 	}
 }
 
-async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page, options: ConcurrentReadOptions): Promise<IDataObject[] | Changed | Mismatch> {
+async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page, options: ConcurrentReadOptions): Promise<IDataObject[] | Changed | Mismatch | Ties> {
 	const total = first.total_count;
 	const pages = Math.ceil(total / PAGE_SIZE_MAX);
 	const wanted = options.pool.max <= 2 ? 1 : Math.min(Math.ceil(options.pool.max / 2) + 2, Math.floor(pages / PAGES_PER_PART));
@@ -110,7 +120,9 @@ async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page
 	if (changed) return changed;
 	const done = parts as Array<{ lists: IDataObject[][]; size: number }>;
 	const lists = done.flatMap((part) => part.lists);
-	const items = lists.length === 1 ? lists[0] : merge(lists, options.order);
+	const tied = { at: undefined as IDataObject | undefined };
+	const items = lists.length === 1 ? lists[0] : merge(lists, options.order, (item) => (tied.at ??= item));
+	if (tied.at && total <= 2 * DEPTH_LIMIT) return { ties: `items of different parts arrived at the same instant (${String(tied.at.id)})` };
 	const ids = new Set(items.map((item) => item.id));
 	if (ids.size !== total || items.length !== total) return { changed: `${total} items matched when the read began, ${ids.size} different items were read` };
 	return items;
@@ -144,9 +156,10 @@ async function readPart(
 	let sized: () => void = () => {};
 	const whenSized = new Promise<void>((resolve) => (sized = resolve));
 
-	const chain = async (chainQuery: Query, chainFirst: Page | undefined, speculative: boolean): Promise<IDataObject[]> => {
+	const chain = async (chainQuery: Query, chainFirst: Page | undefined, speculative: boolean): Promise<{ items: IDataObject[]; last?: Page }> => {
 		const items: IDataObject[] = [];
-		if (!chainFirst && !speculative && left() <= 0) return items;
+		let last: Page | undefined;
+		if (!chainFirst && !speculative && left() <= 0) return { items };
 		let claimed = !chainFirst;
 		if (claimed) state.claimed += PAGE_SIZE_MAX;
 		let completed = false;
@@ -155,6 +168,7 @@ async function readPart(
 				if (claimed) state.claimed -= PAGE_SIZE_MAX;
 				claimed = false;
 				for (const item of page.data) items.push(item);
+				last = page;
 				state.read += page.data.length;
 				totals.push(page.total_count);
 				if (size === undefined) {
@@ -172,7 +186,7 @@ async function readPart(
 			if (claimed) state.claimed -= PAGE_SIZE_MAX;
 			sized();
 		}
-		return items;
+		return { items, last };
 	};
 	const reverse = { ...query, ...options.reverseQuery };
 	const frontRead = (async () => {
@@ -198,14 +212,34 @@ async function readPart(
 		return { lists: (read as Array<{ lists: IDataObject[][] }>).flatMap((piece) => piece.lists), size: size! };
 	}
 	if (totals.some((count) => count !== size)) return { changed: `a part held ${size} items when the read began, then ${totals.find((count) => count !== size)}` };
-	const seen = new Set(front.map((item) => item.id));
-	for (let k = back.length - 1; k >= 0; k--) if (!seen.has(back[k].id)) front.push(back[k]);
-	if (front.length !== size) return { changed: `a part of ${size} items gave ${front.length} when read from both ends` };
-	return { lists: [front], size: size! };
+	const seen = new Set(front.items.map((item) => item.id));
+	const rest = back.items.filter((item) => !seen.has(item.id)).reverse();
+	// The reverse sort mirrors the sort only where arrival dates differ (the spec says nothing of
+	// ties): items of the back read arriving at the same instant, or ends that do not add up, are
+	// read on from the front instead, one page after another, in the API's own order.
+	const unsure = front.items.length + rest.length !== size || rest.some((item, k) => k > 0 && options.order(rest[k - 1], item) === 0);
+	if (!unsure) return { lists: [[...front.items, ...rest]], size: size! };
+	if (size! > DEPTH_LIMIT) {
+		// Past what one direction reaches: the ends must add up; same-instant items of the back read
+		// keep the reverse sort's order reversed.
+		if (front.items.length + rest.length !== size) return { changed: `a part of ${size} items gave ${front.items.length + rest.length} when read from both ends` };
+		return { lists: [[...front.items, ...rest]], size: size! };
+	}
+	const items = front.items;
+	for await (const page of eachPage(ctx, path, query, { itemIndex: options.itemIndex, first: front.last, slot })) {
+		if (page === front.last) continue;
+		if (page.total_count !== size) return { changed: `a part held ${size} items when the read began, then ${page.total_count}` };
+		items.push(...page.data);
+	}
+	if (new Set(items.map((item) => item.id)).size !== size || items.length !== size) return { changed: `a part of ${size} items gave ${items.length} when read from the front` };
+	return { lists: [items], size: size! };
 }
 
-/** Pure: merge lists each already in `order` into one list in `order` (stable: earlier lists first on ties). */
-export function merge(lists: IDataObject[][], order: (a: IDataObject, b: IDataObject) => number): IDataObject[] {
+/**
+ * Pure: merge lists each already in `order` into one list in `order` (stable: earlier lists first
+ * on ties). `onTie` hears of an item tied with the head of another list: their order is not known.
+ */
+export function merge(lists: IDataObject[][], order: (a: IDataObject, b: IDataObject) => number, onTie: (item: IDataObject) => void = () => {}): IDataObject[] {
 	const out: IDataObject[] = [];
 	const at = lists.map(() => 0);
 	for (;;) {
@@ -214,6 +248,7 @@ export function merge(lists: IDataObject[][], order: (a: IDataObject, b: IDataOb
 			if (at[k] < lists[k].length && (best < 0 || order(lists[k][at[k]], lists[best][at[best]]) < 0)) best = k;
 		}
 		if (best < 0) return out;
+		for (let k = best + 1; k < lists.length; k++) if (at[k] < lists[k].length && order(lists[k][at[k]], lists[best][at[best]]) === 0) onTie(lists[best][at[best]]);
 		out.push(lists[best][at[best]++]);
 	}
 }

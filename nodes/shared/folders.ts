@@ -40,19 +40,20 @@ export async function resolveFolderId(this: IExecuteFunctions, choice: FolderCho
 }
 
 /**
- * The folder named `name` (see resolveFolderId): `{ id }`, with `created` when this call created it;
- * `{ id: undefined }` when it is missing and `preview` asks to create nothing.
+ * The folder named `name` (see resolveFolderId): `{ id, name }` (its actual name), with `created`
+ * when this call created it; `{ id: undefined, created }` when it is missing and `preview` asks to
+ * create nothing (the execution's view then holds it, so later items see it as already there).
  */
 export async function folderByName(
 	this: IExecuteFunctions,
 	rawName: string,
 	itemIndex: number,
 	{ use = 'read', createIfMissing = false, createOption = false, preview = false }: FolderOptions & { preview?: boolean } = {},
-): Promise<{ id: string | undefined; created?: boolean }> {
+): Promise<{ id: string | undefined; created?: boolean; name?: string }> {
 	const name = rawName.trim();
 	if (name === '') throw new NodeOperationError(this.getNode(), 'Folder name is empty', { itemIndex });
 	const destructive = use === 'delete';
-	const find = (folders: IDataObject[]): string | undefined => {
+	const find = (folders: IDataObject[]): IDataObject | undefined => {
 		const matches = foldersNamed(folders, name, { exact: destructive });
 		if (destructive && matches.length > 1) {
 			throw new NodeOperationError(this.getNode(), `${matches.length} folders are named "${name}"`, {
@@ -60,7 +61,7 @@ export async function folderByName(
 				description: `Folders ${matches.map((f) => `"${String(f.name)}" (ID ${String(f.id)})`).join(', ')} all match. Choose the folder to delete by ID.`,
 			});
 		}
-		return matches.length > 0 ? String(matches[0].id) : undefined;
+		return matches[0];
 	};
 	const hint = {
 		file: createOption ? ' Turn on "Create Folder If Missing" to create it.' : ' Check the name, or pick the folder from the list.',
@@ -76,19 +77,29 @@ export async function folderByName(
 		});
 	// A change by name reads the list as it is now; everything else reads this execution's view.
 	const folders = use === 'rename' || use === 'delete' ? await listAllFolders.call(this, itemIndex) : await executionFolders.call(this, itemIndex);
-	const id = find(folders);
-	if (id) return { id };
+	const match = find(folders);
+	if (match) return { id: match.id === undefined ? undefined : String(match.id), name: String(match.name ?? name) };
 	if (use !== 'file' || !createIfMissing) throw notFound(folders);
-	if (preview) return { id: undefined };
+	if (preview) {
+		// The run would create it once: the later items of this preview find it (with no ID yet).
+		folders.push({ id: undefined, name });
+		return { id: undefined, created: true, name };
+	}
 	const folder = await apiRequest.call(this, 'POST', '/v1/folders', { body: { name }, itemIndex });
-	const kept = await keepOldest.call(this, String(folder.id), find, itemIndex);
-	// Later items of this execution file into it without another list.
-	if (!folders.some((f) => String(f.id) === kept)) folders.push({ ...folder, id: kept, name });
-	return { id: kept, created: kept === String(folder.id) };
+	const ours = String(folder.id);
+	// Recorded at once: should the look for a twin fail, the later items file into it, not create another.
+	const entry: IDataObject = { ...folder, id: ours, name };
+	folders.push(entry);
+	const kept = await keepOldest.call(this, ours, (list) => find(list)?.id as string | undefined, itemIndex);
+	if (kept !== ours) {
+		folders.splice(folders.indexOf(entry), 1);
+		if (!folders.some((f) => String(f.id) === kept)) folders.push({ id: kept, name });
+	}
+	return { id: kept, created: kept === ours, name };
 }
 
 /** This execution's folder list: read once, shared by all its items (state/folderViews.ts). */
-async function executionFolders(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function executionFolders(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const known = folderViews.get(this);
 	if (known) return await known;
 	const folders = listAllFolders.call(this, itemIndex);
@@ -105,7 +116,8 @@ async function executionFolders(this: IExecuteFunctions, itemIndex: number): Pro
  * always sees it.
  */
 async function keepOldest(this: IExecuteFunctions, ours: string, find: (folders: IDataObject[]) => string | undefined, itemIndex: number): Promise<string> {
-	const oldest = find(await listAllFolders.call(this, itemIndex)) ?? ours;
+	const found = find(await listAllFolders.call(this, itemIndex));
+	const oldest = found === undefined ? ours : String(found);
 	if (oldest !== ours) {
 		try {
 			await apiRequest.call(this, 'DELETE', `/v1/folders/${segment(ours)}`, { itemIndex });

@@ -35,6 +35,7 @@ const NODE_OPERATIONS = {
 	'folder.get': ['GET /v1/folders', 'GET /v1/folders/{id}'],
 	'folder.getAll': ['GET /v1/folders'],
 	'folder.update': ['GET /v1/folders', 'PATCH /v1/folders/{id}'],
+	'mail.applyRules': ['GET /v1/mails/{id}', 'GET /v1/scans/{id}/summary', 'GET /v1/folders', 'POST /v1/folders', 'DELETE /v1/folders/{id}', 'PATCH /v1/mails/{id}', 'POST /v1/mails/{id}/archive'],
 	'mail.archive': ['POST /v1/mails/{id}/archive'],
 	'mail.discard': ['POST /v1/mails/{id}/discard'],
 	'mail.get': ['GET /v1/mails/{id}'],

@@ -351,3 +351,55 @@ describe('bad rules fail before any request, naming the rule', () => {
 		expect(sim.requests).toHaveLength(0);
 	});
 });
+
+describe('the folder a rule files into', () => {
+	test('a folder named in other letter case: the output names the folder as it is called', async () => {
+		const irs = add({ sender_name: 'IRS Ogden', mail_type: 'letter' });
+		const taxes = folderNamed('Taxes')[0];
+		const { items: out, error } = await fileByRules([{ id: irs.id }], { rules: { rule: [rule('sender', { value: 'IRS' }, 'taxes')] } });
+		expect(error).toBeUndefined();
+		expect(out[0].json).toMatchObject({ folder_id: taxes.id, folder_name: 'Taxes', folder_created: false, decision: 'Filed into "Taxes"' });
+	});
+
+	test('a folder ID that does not exist: the preview says so for each item from one folder list; the real run fails naming the rule', async () => {
+		const a = add({ sender_name: 'IRS Ogden', mail_type: 'letter' });
+		const b = add({ sender_name: 'IRS Fresno', mail_type: 'letter' });
+		const rules = { rule: [{ field: 'sender', value: 'IRS', folder: { __rl: true, mode: 'id', value: '987654' } }] };
+		const items = [{ id: a.id, sender_name: a.sender_name }, { id: b.id, sender_name: b.sender_name }];
+		sim.requests.length = 0;
+		const preview = await fileByRules(items, { rules, previewOnly: true });
+		expect(preview.error).toBeUndefined();
+		expect(preview.items.map((i) => i.json.decision)).toEqual(["Would fail: Rule 1's folder ID 987654 does not exist", "Would fail: Rule 1's folder ID 987654 does not exist"]);
+		expect(calls()).toEqual(['GET /v1/folders']);
+		const real = await fileByRules(items, { rules });
+		expect(real.error.message).toMatch(/^Rule 1 \(folder ID 987654\): /);
+	});
+
+	test('a folder ID that exists: the preview names the folder', async () => {
+		const a = add({ sender_name: 'IRS Ogden', mail_type: 'letter' });
+		const taxes = folderNamed('Taxes')[0];
+		const rules = { rule: [{ field: 'sender', value: 'IRS', folder: { __rl: true, mode: 'id', value: String(taxes.id) } }] };
+		const { items: out } = await fileByRules([{ id: a.id, sender_name: a.sender_name }], { rules, previewOnly: true });
+		expect(out[0].json).toMatchObject({ folder_id: String(taxes.id), folder_name: 'Taxes', decision: 'Would file into "Taxes"' });
+	});
+});
+
+describe('a new rule looks in any text of the mail item', () => {
+	test('the first rule starts as Any Text, Contains the Word', async () => {
+		const { VirtualMailbox } = dist('nodes/VirtualMailbox/VirtualMailbox.node.js');
+		const rules = new VirtualMailbox().description.properties.find((p) => p.name === 'rules' && p.displayOptions?.show?.operation?.includes('applyRules'));
+		expect(rules.default.rule[0]).toMatchObject({ field: 'anyText', comparison: 'containsWord' });
+		expect(rules.options[0].values.find((v) => v.name === 'field').default).toBe('anyText');
+	});
+
+	test('a rule saved without a field (the default) files mail of type magazine by the word "magazine"', async () => {
+		const magazine = add({ sender_name: 'Wired', mail_type: 'magazine' });
+		const item = await webhookItem(magazine.id);
+		sim.requests.length = 0;
+		const rules = { rule: [{ value: 'IRS', folder: byName('Taxes') }, { value: 'magazine', folder: byName('Magazines') }] };
+		const { items: out, error } = await fileByRules([item], { rules });
+		expect(error).toBeUndefined();
+		expect(out[0].json).toMatchObject({ matched_rule: 2, matched_on: 'any text contains the word "magazine"' });
+		expect(calls()).toEqual(['GET /v1/mails/' + magazine.id, 'GET /v1/folders', 'POST /v1/folders', 'GET /v1/folders', `PATCH /v1/mails/${magazine.id}`]);
+	});
+});

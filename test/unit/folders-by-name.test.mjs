@@ -156,4 +156,10 @@ describe('the "file new mail by sender" example', () => {
 		expect(mail(id).folder_id).toBe(sim.db.folders.find((f) => f.name === 'Unknown sender').id);
 		expect(mail(other).folder_id).toBe(sim.db.folders.find((f) => f.name === 'Wells Fargo').id);
 	});
+	test('a delivery whose sender is only spaces is filed into "Unknown sender"', async () => {
+		const [id] = mailIds(1);
+		const { error } = await run(node.parameters, [{ id, sender_name: '   ', mail_type: 'letter' }]);
+		expect(error).toBeUndefined();
+		expect(mail(id).folder_id).toBe(sim.db.folders.find((f) => f.name === 'Unknown sender').id);
+	});
 });

@@ -4,7 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { MAIL_TYPES } from '../../../shared/constants';
 import { folderLocator, optionsOf } from '../../../shared/descriptions';
 import { forOperation } from '../../../shared/display';
-import { folderByName } from '../../../shared/folders';
+import { executionFolders, folderByName } from '../../../shared/folders';
+import { folderViews } from '../../../shared/state/folderViews';
 import { apiRequest, segment } from '../../../shared/transport';
 import { checkId, locatorValue } from '../../../shared/validate';
 import { mailIdField } from './Mail.fields';
@@ -29,8 +30,8 @@ const ruleValues: INodeProperties[] = [
 		displayName: 'Field',
 		name: 'field',
 		type: 'options',
-		default: 'sender',
-		description: 'What of the mail item the rule looks at',
+		default: 'anyText',
+		description: 'What of the mail item the rule looks at. Any Text finds the word wherever the mail item has it ("magazine" matches mail of type magazine, "IRS" a sender named IRS Ogden).',
 		options: [
 			{ name: 'Any Text', value: 'anyText', description: 'Sender, recipient, mail type, scan label or scan summary' },
 			{ name: 'Mail Type', value: 'mailType' },
@@ -135,9 +136,9 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Rule',
 		// One rule to fill in from the start, as n8n's Switch node does.
-		default: { rule: [{ field: 'sender', comparison: 'containsWord', value: '', folder: { __rl: true, mode: 'name', value: '' } }] },
+		default: { rule: [{ field: 'anyText', comparison: 'containsWord', value: '', folder: { __rl: true, mode: 'name', value: '' } }] },
 		description:
-			'Checked in order; the first rule that matches files the mail item. Requests for N items: 1 folder list per run (when a folder is given by name; +2 per folder created) and 1 update per filed item (+1 when archived); an item lacking a field a rule needs (a Get Many item has no weight, a new-mail delivery no scan) is read once (+1 for a scan summary).',
+			'Checked in order; the first rule that matches files the mail item. Requests for N items: 1 folder list per run (when a folder is given by name, or with Preview Only; +2 per folder created) and 1 update per filed item (+1 when archived). An item whose own fields do not decide is read once (+1 for a scan summary): a Get Many item has no weight; a new-mail delivery has no scan label or summary, where Any Text also looks when its sender, recipient and type do not match.',
 		options: [{ displayName: 'Rule', name: 'rule', values: ruleValues }],
 	},
 	{
@@ -227,7 +228,15 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	let readDetail = false;
 	let readSummary = false;
 
-	let decision = decide(plan.rules, facts);
+	const decideNow = () => {
+		try {
+			return decide(plan.rules, facts);
+		} catch (error) {
+			// A pattern stopped for backtracking: the item fails, naming the rule.
+			throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex: i });
+		}
+	};
+	let decision = decideNow();
 	while (decision.kind === 'need') {
 		const wanted = decision.facts;
 		const summaryOnly = wanted.every((f) => f === 'summary');
@@ -246,7 +255,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 			// Nothing more to read: what is still unknown, the mail item does not have.
 			facts = mergeFacts(facts, Object.fromEntries(wanted.map((f) => [f, null])) as Facts);
 		}
-		decision = decide(plan.rules, facts);
+		decision = decideNow();
 	}
 
 	const rule = decision.kind === 'matched' ? decision.rule : undefined;
@@ -261,38 +270,56 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	if (!action) {
 		return { ...output, decision: 'No rule matched: left unchanged', preview: plan.preview, mail: mail ?? { id: mailId } };
 	}
-	const done = await act.call(this, mailId, action, plan, i);
+	const done = await act.call(this, mailId, action, plan, i, rule ? rule.position : 0);
 	return {
 		...output,
 		decision: `${rule ? '' : 'No rule matched: '}${done.words}`,
 		folder_id: done.folderId ?? null,
 		folder_name: done.folderName ?? null,
 		folder_created: done.created,
-		marked_read: action.markRead,
-		archived: action.archive,
+		marked_read: done.fails ? false : action.markRead,
+		archived: done.fails ? false : action.archive,
 		preview: plan.preview,
 		mail: done.mail ?? mail ?? { id: mailId },
 	};
 }
 
 /** The action's writes (none in preview): one update (folder and read state), then the archive. */
-async function act(this: IExecuteFunctions, mailId: string, action: Action, plan: Plan, i: number) {
+async function act(this: IExecuteFunctions, mailId: string, action: Action, plan: Plan, i: number, position: number) {
 	const { folder } = action;
+	const who = position === 0 ? 'Fallback Folder' : `Rule ${position}`;
 	let folderId: string | undefined = folder.mode === 'name' ? undefined : folder.value;
 	let folderName = folder.mode === 'name' ? folder.value : folder.cachedResultName;
 	let created = false;
 	if (folder.mode === 'name') {
 		const found = await folderByName.call(this, folder.value, i, { use: 'file', createIfMissing: plan.createIfMissing, createOption: true, preview: plan.preview });
 		folderId = found.id;
-		created = found.id === undefined || found.created === true;
-		folderName = folder.value;
+		created = found.created === true;
+		folderName = found.name ?? folder.value;
+	} else if (plan.preview || folderViews.get(this)) {
+		// A folder by ID: the preview checks it against the run's one folder list; a real run names it when the list is already read.
+		const known = (await executionFolders.call(this, i)).find((f) => f.id !== undefined && String(f.id) === folderId);
+		if (known) folderName = String(known.name ?? folderName ?? '') || folderName;
+		else if (plan.preview) {
+			return { words: `Would fail: ${who}'s folder ID ${folderId} does not exist`, folderId, folderName: null, created, mail: undefined, fails: true };
+		}
 	}
 	const also = [action.markRead ? 'marked read' : '', action.archive ? 'archived' : ''].filter(Boolean);
 	const creation = created ? (plan.preview ? ' (folder would be created)' : ' (folder created)') : '';
 	const words = `${plan.preview ? 'Would file' : 'Filed'} into "${folderName ?? folderId}"${creation}${also.length ? `, ${also.map((a) => (plan.preview ? `would be ${a}` : a)).join(', ')}` : ''}`;
-	if (plan.preview) return { words, folderId, folderName, created, mail: undefined };
-	let mail = await apiRequest.call(this, 'PATCH', `/v1/mails/${segment(mailId)}`, { body: { folder_id: folderId, ...(action.markRead ? { is_read: true } : {}) }, itemIndex: i });
+	if (plan.preview) return { words, folderId, folderName, created, mail: undefined, fails: false };
+	let mail: IDataObject | undefined;
+	let failure: Error | undefined;
+	try {
+		mail = await apiRequest.call(this, 'PATCH', `/v1/mails/${segment(mailId)}`, { body: { folder_id: folderId, ...(action.markRead ? { is_read: true } : {}) }, itemIndex: i });
+	} catch (error) {
+		failure = error as Error;
+	}
+	if (failure) {
+		// Which rule's filing failed, for a folder ID that no longer exists most of all.
+		failure.message = `${who} (folder ${folder.mode === 'name' ? `"${folderName}"` : `ID ${folderId}`}): ${failure.message}`;
+		throw failure;
+	}
 	if (action.archive) mail = await apiRequest.call(this, 'POST', `/v1/mails/${segment(mailId)}/archive`, { itemIndex: i });
-	return { words, folderId, folderName, created, mail };
+	return { words, folderId, folderName, created, mail, fails: false };
 }
-

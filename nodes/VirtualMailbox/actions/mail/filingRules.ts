@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import * as workflow from 'n8n-workflow';
 
 import { MAIL_TYPES } from '../../../shared/constants';
 
@@ -93,7 +94,7 @@ export function parseRules(raw: unknown): Rule[] {
 }
 
 function parseRule(entry: IDataObject, position: number): Rule {
-	const field = (entry.field ?? 'sender') as Field;
+	const field = (entry.field ?? 'anyText') as Field;
 	if (!FIELDS.includes(field)) throw new RuleError(position, `Field must be one of ${FIELDS.join(', ')}; got "${String(field)}"`);
 	const action: Action = { folder: checkFolder(entry.folder, position), markRead: entry.markRead === true, archive: entry.archive === true };
 	const name = String(entry.name ?? '').trim();
@@ -131,17 +132,30 @@ function parseRule(entry: IDataObject, position: number): Rule {
 	let test: (text: string) => boolean;
 	let shown = `"${value}"`;
 	if (comparison === 'matchesPattern') {
-		let pattern: RegExp | undefined;
-		let problem = '';
+		// As JavaScript and n8n's own regex comparisons take it: a plain pattern, or /pattern/flags.
+		const literal = parsePattern(value.trim());
+		const flags = [...new Set(`${literal.flags.replace(/[gy]/g, '')}${caseSensitive ? '' : 'i'}`)].join('');
+		let problem: Error | undefined;
 		try {
-			pattern = new RegExp(value, caseSensitive ? 'u' : 'iu');
+			new RegExp(literal.source, flags);
 		} catch (error) {
-			problem = (error as Error).message;
+			problem = error as Error;
 		}
-		if (!pattern) throw new RuleError(position, `the pattern /${value}/ does not compile: ${problem}`);
-		const compiled = pattern;
-		test = (text) => compiled.test(text);
-		shown = `/${value}/`;
+		if (problem) throw new RuleError(position, `the pattern /${literal.source}/ does not compile: ${problem.message}`);
+		test = (text) => {
+			let outcome: boolean | Error;
+			try {
+				outcome = regexTest(literal.source, text, flags);
+			} catch (error) {
+				outcome = error as Error;
+			}
+			if (outcome instanceof Error) {
+				const stopped = /timed out/i.test(outcome.message);
+				throw new RuleError(position, `the pattern /${literal.source}/ ${stopped ? 'took too long on this mail item and was stopped (it backtracks without end: simplify a repeat inside a repeat, such as (a+)+)' : `failed: ${outcome.message}`}`);
+			}
+			return outcome;
+		};
+		shown = `/${literal.source}/`;
 	} else if (comparison === 'containsWord') {
 		// Whole words: "IRS" is in "IRS Ogden", not in "First National Bank".
 		const escaped = value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -169,6 +183,25 @@ function parseRule(entry: IDataObject, position: number): Rule {
 		test: (text) => test(String(text)),
 		says: `${FIELD_WORDS[field]} ${TEXT_WORDS[comparison]} ${shown}${caseSensitive ? ' (case sensitive)' : ''}`,
 	};
+}
+
+type SafeRegex = { test(pattern: string, input: string, flags?: string): boolean };
+const n8nRegex = (workflow as unknown as { safeRegex?: SafeRegex }).safeRegex;
+const n8nLiteral = (workflow as unknown as { parseRegexLiteral?: (value: string) => { source: string; flags: string } }).parseRegexLiteral;
+
+/** `/pattern/flags` → its source and flags (as n8n reads it); anything else is the pattern itself. */
+function parsePattern(value: string): { source: string; flags: string } {
+	if (n8nLiteral) return n8nLiteral(value);
+	const match = /^\/(.*?)\/([gimsuy]*)$/.exec(value);
+	return match ? { source: match[1], flags: match[2] } : { source: value, flags: '' };
+}
+
+/**
+ * A user's pattern against a text through n8n's safe regex (n8n-workflow, n8n 1.120 and later),
+ * which stops a pattern that backtracks without end after 250 ms instead of holding the instance.
+ */
+function regexTest(source: string, text: string, flags: string): boolean {
+	return n8nRegex ? n8nRegex.test(source, text, flags) : new RegExp(source, flags).test(text);
 }
 
 /** REST's mail type for any spelling the nodes' outputs carry (`LARGELETTER`, `Large letter`, `large_letter`). */
@@ -281,21 +314,22 @@ const NONE_REASON: Partial<Record<keyof Facts, string>> = {
 };
 
 /**
- * Pure: the first rule the facts match, in order. A rule that needs a fact the item does not say
- * stops the decision (`need`); a rule whose fact the mail item does not have is skipped, saying so.
+ * Pure: the first rule the facts match, in order. A rule that the known facts do not match and that
+ * needs a fact the item does not say stops the decision (`need`); a rule whose fact the mail item
+ * does not have is skipped, saying so. A pattern stopped for backtracking throws a RuleError.
  */
 export function decide(rules: Rule[], facts: Facts): Decision {
 	const skipped: Skip[] = [];
 	for (const rule of rules) {
 		const needed = factsNeeded(rule.field);
+		const values = needed.map((f) => facts[f]).filter((v): v is string | number => v !== null && v !== undefined);
+		// What the item says decides first: a match on a known fact needs nothing more.
+		if (values.some((v) => rule.test(v))) return { kind: 'matched', rule, skipped };
 		const unknown = needed.filter((f) => facts[f] === undefined);
 		if (unknown.length > 0) return { kind: 'need', rule, facts: unknown };
-		const values = needed.map((f) => facts[f]).filter((v): v is string | number => v !== null && v !== undefined);
 		if (values.length === 0) {
 			skipped.push({ rule: rule.position, name: rule.name, reason: rule.field === 'anyText' ? 'the mail item has no text to look in' : (NONE_REASON[rule.field as keyof Facts] as string) });
-			continue;
 		}
-		if (values.some((v) => rule.test(v))) return { kind: 'matched', rule, skipped };
 	}
 	return { kind: 'none', skipped };
 }

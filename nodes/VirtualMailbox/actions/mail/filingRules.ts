@@ -197,7 +197,7 @@ function parsePattern(value: string): { source: string; flags: string } {
 }
 
 /**
- * A user's pattern against a text through n8n's safe regex (n8n-workflow, n8n 1.120 and later),
+ * A user's pattern against a text through n8n's safe regex (n8n-workflow; n8n 1.123 and 2.x have it),
  * which stops a pattern that backtracks without end after 250 ms instead of holding the instance.
  */
 function regexTest(source: string, text: string, flags: string): boolean {

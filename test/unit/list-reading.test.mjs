@@ -39,7 +39,53 @@ const edit = async (position, fields) => {
 	return id;
 };
 
-describe('request counts: Limit past the depth limit', () => {
+describe('request counts stay within ceil(N/100) + a few for mailboxes the spec allows', () => {
+	test('2,345 mail items, one of them with a status no Status filter value selects: every item in at most 30 requests', async () => {
+		sim.reset({ count: 2_345, seed: 7, letterShare: 70 });
+		await edit(700, { mail_status: 'shipped' });
+		const expected = await apiOrder('sort=newest');
+		const { items, error } = await run(getAll());
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(expected);
+		// An unchanged list of 2,345 takes at most 27 (24 pages and the first pages of 3 parts). The
+		// division by status leaves the item out; finding that out costs its parts' first pages (3),
+		// asked before any other page, and nothing else is read again.
+		expect(requestsTo('/v1/mails')).toBeLessThanOrEqual(27 + 3);
+	});
+
+	test('10,000 mail items, one of them with a mail type no Mail Type filter value selects: every item in at most 110 requests', async () => {
+		sim.reset({ count: 10_000, seed: 7, letterShare: 70 });
+		await edit(5_000, { mail_type: 'postcard' });
+		const expected = await apiOrder('sort=newest');
+		const { items, error } = await run(getAll());
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(expected);
+		expect(requestsTo('/v1/mails')).toBeLessThanOrEqual(110);
+	});
+
+	test('12,000 mail items (past the depth limit), one of them with a status no Status filter value selects: every item in at most 130 requests', async () => {
+		sim.reset({ count: 12_000, seed: 7, letterShare: 70 });
+		await edit(100, { mail_status: 'shipped' });
+		const expected = await apiOrder('sort=newest');
+		const { items, error } = await run(getAll());
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(expected);
+		expect(requestsTo('/v1/mails')).toBeLessThanOrEqual(120 + 10);
+	});
+
+	for (const [count, maxParallelRequests] of [[6_000, undefined], [12_000, 3]]) {
+		test(`${count.toLocaleString('en-US')} mail items, one with a status and one with a mail type no filter value selects, Max Parallel Requests ${maxParallelRequests ?? '6 (default)'}: every item in at most ${count / 100 + 10} requests`, async () => {
+			sim.reset({ count, seed: 7, letterShare: 70 });
+			await edit(1_000, { mail_status: 'shipped' });
+			await edit(2_000, { mail_type: 'postcard' });
+			const expected = await apiOrder('sort=newest');
+			const { items, error } = await run(getAll({}, maxParallelRequests ? { maxParallelRequests } : {}));
+			expect(error).toBeUndefined();
+			expect(ids(items)).toEqual(expected);
+		expect(requestsTo('/v1/mails')).toBeLessThanOrEqual(count / 100 + 10);
+		});
+	}
+
 	test('Limit 10,500 of a 25,000-item mailbox asks for no more than it needs: ceil(10,500/100) pages plus one first page per part it divides into', async () => {
 		sim.reset({ count: 25_000, seed: 7, letterShare: 70 });
 		const expected = (await apiOrder('sort=newest')).slice(0, 10_500);

@@ -40,6 +40,7 @@ interface Ties {
 /** Parts whose counts do not add up to the whole's: a change, or a division that leaves items out. */
 interface Mismatch {
 	mismatch: string;
+	sum: number;
 	/** The filters the list was divided by. */
 	params: string[];
 }
@@ -72,12 +73,16 @@ export async function readConcurrently(ctx: ApiContext, path: string, query: Que
 			splits = [];
 			continue;
 		}
-		const again = await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, { pool: options.pool });
-		if ('mismatch' in result && again.total_count === first.total_count) {
-			// The whole is as it was: these filters do not cover every item. Each round drops at
-			// least one filter, so this ends with the list read undivided.
+		if ('mismatch' in result && result.sum < first.total_count) {
+			// Fewer items in the parts than in the whole: these filters do not cover every item (a
+			// value no filter value selects), or items left the list. The next read tells: its counts
+			// are checked against the same whole. Each round drops at least one filter, so this ends
+			// with the list read undivided, where a change shows in the counts of its pages.
 			splits = splits.filter((split) => !result.params.includes(split.param));
-		} else if (++changes === 2) {
+			continue;
+		}
+		const again = await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, { pool: options.pool });
+		if (++changes === 2) {
 			throw new NodeOperationError(ctx.getNode(), `The list changed while it was being read, twice: ${'changed' in result ? result.changed : result.mismatch}`, {
 				itemIndex: options.itemIndex,
 				description: CHANGED_ADVICE,
@@ -95,15 +100,23 @@ async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page
 	const stop = { failed: false };
 	// Each part's count as soon as its first page answers: parts that cannot add up stop at once.
 	const sizes: Array<number | undefined> = planned.map(() => undefined);
+	// A divided read asks no part's other pages before every part's first page has answered: a
+	// division that does not add up then costs one first page per part, nothing more.
+	let allSized = () => {};
+	const ready = planned.length > 1 ? new Promise<void>((resolve) => (allSized = resolve)) : Promise.resolve();
 	const sized = (k: number, size: number) => {
 		sizes[k] = size;
-		if (planned.length > 1 && sizes.every((n) => n !== undefined) && sizes.reduce((a, b) => a! + b!, 0) !== total) stop.failed = true;
+		if (planned.length > 1 && sizes.every((n) => n !== undefined)) {
+			if (sizes.reduce((a, b) => a! + b!, 0) !== total) stop.failed = true;
+			allSized();
+		}
 	};
 	const read = async (part: Query, partFirst: Page | undefined, estimate: number, k: number) => {
 		try {
-			return await readPart(ctx, path, part, partFirst, estimate, options, stop, (size) => sized(k, size));
+			return await readPart(ctx, path, part, partFirst, estimate, options, stop, ready, (size) => sized(k, size));
 		} catch (error) {
 			stop.failed = true;
+			allSized();
 			throw planned.length > 1 ? namePart(error, part, query) : error;
 		}
 	};
@@ -114,7 +127,7 @@ async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page
 	if (planned.length > 1 && sizes.every((n) => n !== undefined)) {
 		const sum = sizes.reduce((a, b) => a! + b!, 0)!;
 		const params = [...new Set(planned.flatMap((part) => addedFilters(part.query, query)))];
-		if (sum !== total) return { mismatch: `the parts by ${params.join(', ')} hold ${sum} items but the query matches ${total}`, params };
+		if (sum !== total) return { mismatch: `the parts by ${params.join(', ')} hold ${sum} items but the query matches ${total}`, params, sum };
 	}
 	const changed = parts.find((part): part is Changed => 'changed' in part);
 	if (changed) return changed;
@@ -142,6 +155,7 @@ async function readPart(
 	estimate: number,
 	options: ConcurrentReadOptions,
 	stop: { failed: boolean },
+	ready: Promise<void>,
 	onSized: (size: number) => void = () => {},
 ): Promise<{ lists: IDataObject[][]; size: number } | Changed> {
 	let size = first?.total_count;
@@ -151,7 +165,9 @@ async function readPart(
 	// Pages asked for but not yet answered count as read, so the two ends never ask for the same items.
 	const left = () => (size === undefined ? 0 : size - state.read - state.claimed);
 	const tooDeep = () => size !== undefined && size > 2 * DEPTH_LIMIT;
-	const slot = { pool: options.pool, priority: () => (size ?? estimate) - state.read };
+	// A part's first page goes before every other page: its count is what shows a division that
+	// does not add up, before pages are read for it.
+	const slot = { pool: options.pool, priority: () => (size === undefined ? Number.MAX_SAFE_INTEGER : size - state.read) };
 	const totals: number[] = [];
 	let sized: () => void = () => {};
 	const whenSized = new Promise<void>((resolve) => (sized = resolve));
@@ -159,7 +175,7 @@ async function readPart(
 	const chain = async (chainQuery: Query, chainFirst: Page | undefined, speculative: boolean): Promise<{ items: IDataObject[]; last?: Page }> => {
 		const items: IDataObject[] = [];
 		let last: Page | undefined;
-		if (!chainFirst && !speculative && left() <= 0) return { items };
+		if (stop.failed || (!chainFirst && !speculative && left() <= 0)) return { items };
 		let claimed = !chainFirst;
 		if (claimed) state.claimed += PAGE_SIZE_MAX;
 		let completed = false;
@@ -177,6 +193,8 @@ async function readPart(
 				}
 				sized();
 				if (stop.failed || tooDeep() || left() <= 0) break;
+				await ready;
+				if (stop.failed || left() <= 0) break;
 				state.claimed += PAGE_SIZE_MAX;
 				claimed = true;
 			}
@@ -198,6 +216,7 @@ async function readPart(
 		return await chain(query, own, true);
 	})().finally(() => sized());
 	const backRead = (async () => {
+		await ready;
 		if (size === undefined && estimate < 3 * PAGE_SIZE_MAX) await whenSized;
 		return await chain(reverse, undefined, size === undefined);
 	})();
@@ -206,7 +225,7 @@ async function readPart(
 
 	if (tooDeep()) {
 		const pieces = await options.refine({ query, first: firstPage! });
-		const read = await settle(pieces.map(async (piece) => await readPart(ctx, path, piece.query, piece.first, piece.first.total_count, options, stop)));
+		const read = await settle(pieces.map(async (piece) => await readPart(ctx, path, piece.query, piece.first, piece.first.total_count, options, stop, Promise.resolve())));
 		const changed = read.find((piece): piece is Changed => 'changed' in piece);
 		if (changed) return changed;
 		return { lists: (read as Array<{ lists: IDataObject[][] }>).flatMap((piece) => piece.lists), size: size! };

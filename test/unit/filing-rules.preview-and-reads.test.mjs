@@ -1,34 +1,12 @@
 // File by Rules against the simulator: Preview Only's decisions are the decisions the real run
 // makes, and an Any Text rule that already matches what the item says reads nothing more.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { request } from '../support/webhooks.mjs';
-import { DEFAULT_CREDENTIALS, runNode, runWebhook } from '../harness/n8n-core-harness.mjs';
+import { describe, expect, test } from 'vitest';
+import { runNode } from '../harness/n8n-core-harness.mjs';
+import { byName, filingRulesSimulator } from './filing-rules.simulator.mjs';
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore(); // the simulator is real HTTP on loopback
-	sim = await startSimulator({ count: 30, seed: 5 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey, webhookSecret: sim.webhookSecret };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => sim.reset({ count: 30, seed: 5 }));
-
-const byName = (value) => ({ __rl: true, mode: 'name', value });
-const control = async (url, body) => await (await fetch(`${sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) })).json();
-const add = (fields) => sim.mailbox.addMail(fields);
-const calls = () => sim.requests.map((r) => `${r.method} ${r.path}`);
-const fileByRules = (items, extra = {}) => runNode({ parameters: { resource: 'mail', operation: 'applyRules', ...extra }, items, credentials });
-const webhookItem = async (mailId) => {
-	const { payload } = await control('/deliver', { event: 'new-mail', id: mailId });
-	const { result } = await runWebhook({ parameters: { events: ['new-mail'], options: {} }, request: request(payload, { secret: sim.webhookSecret }), credentials, typeVersion: 2 });
-	return result.workflowData[0][0].json;
-};
+const env = filingRulesSimulator();
+const { add, calls, webhookItem } = env;
+const fileByRules = (items, extra = {}) => runNode({ parameters: { resource: 'mail', operation: 'applyRules', ...extra }, items, credentials: env.credentials });
 /** A decision in the words of a real run. */
 const asReal = (decision) => decision.replace(/^Would file/, 'Filed').replace('(folder would be created)', '(folder created)').replace(/would be /g, '');
 
@@ -43,7 +21,7 @@ describe('Preview Only decides what the real run then does', () => {
 		expect(preview.error).toBeUndefined();
 		const real = await fileByRules(items, { rules });
 		expect(real.error).toBeUndefined();
-		expect(sim.db.folders.filter((f) => f.name === 'Tax Letters 2026')).toHaveLength(1);
+		expect(env.sim.db.folders.filter((f) => f.name === 'Tax Letters 2026')).toHaveLength(1);
 		expect(real.items.map((i) => [i.json.decision, i.json.folder_created])).toEqual([
 			['Filed into "Tax Letters 2026" (folder created)', true],
 			['Filed into "Tax Letters 2026"', false],
@@ -53,7 +31,7 @@ describe('Preview Only decides what the real run then does', () => {
 
 	test('a rule whose folder ID does not exist: the preview does not promise a filing the real run refuses', async () => {
 		const a = add({ sender_name: 'IRS Ogden', mail_type: 'letter' });
-		expect(sim.db.folders.some((f) => f.id === '987654')).toBe(false);
+		expect(env.sim.db.folders.some((f) => f.id === '987654')).toBe(false);
 		const rules = { rule: [{ field: 'sender', value: 'IRS', folder: { __rl: true, mode: 'id', value: '987654' } }] };
 		const real = await fileByRules([{ id: a.id }], { rules });
 		expect(real.error?.message ?? '').not.toBe('');
@@ -68,7 +46,7 @@ describe('Any Text reads the mail item only when what the item says does not dec
 		const irs = add({ sender_name: 'IRS Ogden', mail_type: 'letter' });
 		const item = await webhookItem(irs.id);
 		expect(item.sender_name).toBe('IRS Ogden');
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 		const rules = { rule: [{ field: 'anyText', comparison: 'containsWord', value: 'IRS', folder: byName('Taxes') }] };
 		const { items: out, error } = await fileByRules([item], { rules });
 		expect(error).toBeUndefined();

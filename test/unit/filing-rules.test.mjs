@@ -2,14 +2,12 @@
 // rules), then the operation through n8n's execution code against the simulator: items of every
 // trigger shape and Get Many, folders created once, the fallback, missing fields read once,
 // Preview Only making no writes, and the requests a run costs.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
+import { describe, expect, test } from 'vitest';
 import { request } from '../support/webhooks.mjs';
-import { DEFAULT_CREDENTIALS, dist, runNode, runPoll, runWebhook } from '../harness/n8n-core-harness.mjs';
+import { dist, runNode, runPoll, runWebhook } from '../harness/n8n-core-harness.mjs';
+import { byName, filingRulesSimulator } from './filing-rules.simulator.mjs';
 
 const R = dist('nodes/VirtualMailbox/actions/mail/filingRules.js');
-const byName = (value) => ({ __rl: true, mode: 'name', value });
 const rule = (field, extra = {}, folder = 'Folder') => ({ field, ...extra, folder: byName(folder) });
 const first = (rules, facts) => {
 	const decision = R.decide(R.parseRules({ rule: rules }), facts);
@@ -119,40 +117,20 @@ describe('rule matching (pure)', () => {
 	});
 });
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore(); // the simulator is real HTTP on loopback
-	sim = await startSimulator({ count: 30, seed: 5 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey, webhookSecret: sim.webhookSecret };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => sim.reset({ count: 30, seed: 5 }));
-
-const control = async (url, body) => await (await fetch(`${sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) })).json();
-const add = (fields) => sim.mailbox.addMail(fields);
+const env = filingRulesSimulator();
+const { control, add, calls, webhookItem } = env;
 const TAXES_AND_MAGAZINES = {
 	rule: [rule('sender', { comparison: 'contains', value: 'IRS' }, 'Taxes'), { ...rule('mailType', { mailTypes: ['magazine'] }, 'Magazines'), name: 'Magazines' }],
 };
-const fileByRules = (items, extra = {}) => runNode({ parameters: { resource: 'mail', operation: 'applyRules', rules: TAXES_AND_MAGAZINES, ...extra }, items, credentials });
-const mail = (id) => sim.db.mails.find((m) => m.id === id);
-const folderNamed = (name) => sim.db.folders.filter((f) => f.name === name);
-const calls = () => sim.requests.map((r) => `${r.method} ${r.path}`);
-const writes = () => sim.requests.filter((r) => r.method !== 'GET');
+const fileByRules = (items, extra = {}) => runNode({ parameters: { resource: 'mail', operation: 'applyRules', rules: TAXES_AND_MAGAZINES, ...extra }, items, credentials: env.credentials });
+const mail = (id) => env.sim.db.mails.find((m) => m.id === id);
+const folderNamed = (name) => env.sim.db.folders.filter((f) => f.name === name);
+const writes = () => env.sim.requests.filter((r) => r.method !== 'GET');
 /** Get Many's items of these mail items, in the order of `ids`. */
 const getManyItems = async (ids) => {
-	const listed = (await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: { arrived: 'week' } }, credentials })).items.map((i) => i.json);
+	const listed = (await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: { arrived: 'week' } }, credentials: env.credentials })).items.map((i) => i.json);
 	return ids.map((id) => listed.find((m) => m.id === id));
 };
-const webhookItem = async (mailId, typeVersion = 2) => {
-	const { payload } = await control('/deliver', { event: 'new-mail', id: mailId });
-	const { result } = await runWebhook({ parameters: { events: ['new-mail'], options: {} }, request: request(payload, { secret: sim.webhookSecret }), credentials, typeVersion });
-	return result.workflowData[0][0].json;
-};
-
 describe('File by Rules files mail from the triggers and Get Many', () => {
 	test('new mail from the webhook trigger is filed by the first matching rule into folders created once; the rest left unchanged', async () => {
 		const irs = add({ sender_name: 'IRS Ogden', mail_type: 'letter' });
@@ -161,7 +139,7 @@ describe('File by Rules files mail from the triggers and Get Many', () => {
 		const other = add({ sender_name: 'Grandma', mail_type: 'letter' });
 		const items = [];
 		for (const m of [irs, irs2, magazine, other]) items.push(await webhookItem(m.id));
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 
 		const { items: out, error } = await fileByRules(items);
 		expect(error).toBeUndefined();
@@ -194,13 +172,13 @@ describe('File by Rules files mail from the triggers and Get Many', () => {
 		const magazine = add({ sender_name: 'Wired', mail_type: 'magazine' });
 		const v1 = await webhookItem(magazine.id, 1.1);
 		expect(v1.mail_type).toBe('MAGAZINE');
-		const polled = (await runPoll({ parameters: { event: 'new-mail', filters: {}, options: {} }, credentials, mode: 'manual' })).result[0].map((i) => i.json).find((m) => m.id === magazine.id);
+		const polled = (await runPoll({ parameters: { event: 'new-mail', filters: {}, options: {} }, credentials: env.credentials, mode: 'manual' })).result[0].map((i) => i.json).find((m) => m.id === magazine.id);
 		const scan = await control(`/mails/${magazine.id}/scan`, { type: 'open' });
 		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
 		const { payload } = await control('/deliver', { event: 'open-update', id: scan.id });
-		const scanItem = (await runWebhook({ parameters: { events: ['open-update'], options: {} }, request: request(payload, { secret: sim.webhookSecret }), credentials, typeVersion: 2 })).result.workflowData[0][0].json;
+		const scanItem = (await runWebhook({ parameters: { events: ['open-update'], options: {} }, request: request(payload, { secret: env.sim.webhookSecret }), credentials: env.credentials, typeVersion: 2 })).result.workflowData[0][0].json;
 		expect(scanItem.mail_id).toBe(magazine.id);
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 
 		const { items: out, error } = await fileByRules([v1, polled, scanItem]);
 		expect(error).toBeUndefined();
@@ -216,20 +194,20 @@ describe('File by Rules files mail from the triggers and Get Many', () => {
 	test('Get Many items filed with mark read and archive: one update and one archive per item', async () => {
 		const ids = [add({ sender_name: 'IRS', mail_type: 'letter' }).id, add({ sender_name: 'IRS', mail_type: 'letter' }).id];
 		const items = await getManyItems(ids);
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 		const rules = { rule: [{ ...rule('sender', { value: 'irs' }, 'Taxes'), markRead: true, archive: true }] };
 		const { items: out, error } = await fileByRules(items, { rules });
 		expect(error).toBeUndefined();
 		for (const id of ids) expect(mail(id)).toMatchObject({ folder_id: folderNamed('Taxes')[0].id, is_read: true, mail_status: 'archived' });
 		expect(out[1].json).toMatchObject({ decision: 'Filed into "Taxes", marked read, archived', marked_read: true, archived: true, folder_created: false });
 		expect(calls().filter((c) => c !== 'POST /v1/folders' && c !== 'GET /v1/folders')).toEqual(ids.flatMap((id) => [`PATCH /v1/mails/${id}`, `POST /v1/mails/${id}/archive`]));
-		expect(sim.requests.filter((r) => r.path === '/v1/mails/' + ids[0] && r.method === 'PATCH')[0].body).toBe(JSON.stringify({ folder_id: folderNamed('Taxes')[0].id, is_read: true }));
+		expect(env.sim.requests.filter((r) => r.path === '/v1/mails/' + ids[0] && r.method === 'PATCH')[0].body).toBe(JSON.stringify({ folder_id: folderNamed('Taxes')[0].id, is_read: true }));
 	});
 
 	test('a folder picked from the list or given by ID needs no folder list', async () => {
 		const id = add({ sender_name: 'IRS' }).id;
-		const taxes = sim.db.folders.find((f) => f.name === 'Taxes');
-		sim.requests.length = 0;
+		const taxes = env.sim.db.folders.find((f) => f.name === 'Taxes');
+		env.sim.requests.length = 0;
 		const rules = { rule: [{ field: 'sender', value: 'IRS', folder: { __rl: true, mode: 'list', value: taxes.id, cachedResultName: 'Taxes' } }] };
 		const { items: out } = await fileByRules([{ id }], { rules });
 		expect(calls()).toEqual([`GET /v1/mails/${id}`, `PATCH /v1/mails/${id}`]);
@@ -254,10 +232,10 @@ describe('the fallback for mail no rule matches', () => {
 	});
 
 	test('an empty fallback folder name fails before any request', async () => {
-		sim.requests.length = 0;
-		const { error } = await fileByRules([{ id: sim.db.mails[0].id }], { noMatch: 'file', noMatchFolder: byName('={{ "" }}') });
+		env.sim.requests.length = 0;
+		const { error } = await fileByRules([{ id: env.sim.db.mails[0].id }], { noMatch: 'file', noMatchFolder: byName('={{ "" }}') });
 		expect(error.message).toBe('The fallback folder name is empty (after expressions)');
-		expect(sim.requests).toHaveLength(0);
+		expect(env.sim.requests).toHaveLength(0);
 	});
 });
 
@@ -267,20 +245,20 @@ describe('an item that lacks a field a rule needs', () => {
 		const light = add({ sender_name: 'Grandma', mail_type: 'letter', weight: 0.1 });
 		const items = await getManyItems([heavy.id, light.id]);
 		expect(items[0].weight).toBeUndefined();
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 		const rules = { rule: [rule('weight', { weightComparison: 'atLeast', weight: 2 }, 'Heavy'), rule('anyText', { value: 'grandma' }, 'Family')] };
 		const { items: out, error } = await fileByRules(items, { rules });
 		expect(error).toBeUndefined();
 		expect(mail(heavy.id).folder_id).toBe(folderNamed('Heavy')[0].id);
 		expect(mail(light.id).folder_id).toBe(folderNamed('Family')[0].id);
-		expect(sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/mails/')).map((r) => r.path)).toEqual([`/v1/mails/${heavy.id}`, `/v1/mails/${light.id}`]);
+		expect(env.sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/mails/')).map((r) => r.path)).toEqual([`/v1/mails/${heavy.id}`, `/v1/mails/${light.id}`]);
 		expect(out[1].json.matched_on).toBe('any text contains the word "grandma"');
 	});
 
 	test('a new-mail delivery has no scan: the label rule reads the mail item once and says why it was skipped', async () => {
 		const letter = add({ sender_name: 'Acme', mail_type: 'letter' });
 		const item = await webhookItem(letter.id);
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 		const rules = { rule: [rule('label', { value: 'invoice' }, 'Invoices'), rule('sender', { value: 'acme' }, 'Acme')] };
 		const { items: out } = await fileByRules([item], { rules });
 		expect(calls()).toEqual([`GET /v1/mails/${letter.id}`, 'GET /v1/folders', 'POST /v1/folders', 'GET /v1/folders', `PATCH /v1/mails/${letter.id}`]);
@@ -290,14 +268,14 @@ describe('an item that lacks a field a rule needs', () => {
 	test("a scanned mail item's summary is read from its scan, once", async () => {
 		const letter = add({ sender_name: 'Acme', mail_type: 'letter' });
 		const scan = await control(`/mails/${letter.id}/scan`, { type: 'scan' });
-		await fetch(`${sim.url}/v1/sandbox/scans/${scan.id}/complete`, {
+		await fetch(`${env.sim.url}/v1/sandbox/scans/${scan.id}/complete`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json' },
+			headers: { authorization: `Bearer ${env.sim.apiKey}`, 'content-type': 'application/json' },
 			body: JSON.stringify({ label: 'Invoice', summary: ['Invoice 2291', 'Due on receipt'] }),
 		});
 		const [item] = await getManyItems([letter.id]);
 		expect(item.scan).toMatchObject({ status: 'COMPLETED', label: 'Invoice' });
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 		const rules = { rule: [rule('summary', { value: 'due on receipt' }, 'To Pay')] };
 		const { items: out } = await fileByRules([item], { rules, previewOnly: true });
 		expect(calls()).toEqual([`GET /v1/scans/${scan.id}/summary`, 'GET /v1/folders']);
@@ -311,12 +289,12 @@ describe('Preview Only', () => {
 		const magazine = add({ sender_name: 'Wired', mail_type: 'magazine' });
 		const other = add({ sender_name: 'Grandma', mail_type: 'letter' });
 		const items = await getManyItems([irs.id, magazine.id, other.id]);
-		const before = JSON.stringify(sim.db.mails) + JSON.stringify(sim.db.folders);
-		sim.requests.length = 0;
+		const before = JSON.stringify(env.sim.db.mails) + JSON.stringify(env.sim.db.folders);
+		env.sim.requests.length = 0;
 		const { items: out, error } = await fileByRules(items, { previewOnly: true, rules: { rule: [{ ...TAXES_AND_MAGAZINES.rule[0], markRead: true, archive: true }, TAXES_AND_MAGAZINES.rule[1]] } });
 		expect(error).toBeUndefined();
 		expect(writes()).toEqual([]);
-		expect(JSON.stringify(sim.db.mails) + JSON.stringify(sim.db.folders)).toBe(before);
+		expect(JSON.stringify(env.sim.db.mails) + JSON.stringify(env.sim.db.folders)).toBe(before);
 		expect(calls()).toEqual(['GET /v1/folders']);
 		const byId = Object.fromEntries(out.map((i) => [i.json.mail_id, i.json]));
 		expect(byId[irs.id]).toMatchObject({ preview: true, matched_rule: 1, folder_id: folderNamed('Taxes')[0].id, decision: 'Would file into "Taxes", would be marked read, would be archived' });
@@ -327,28 +305,28 @@ describe('Preview Only', () => {
 
 describe('bad rules fail before any request, naming the rule', () => {
 	test('a pattern that does not compile', async () => {
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 		const rules = { rule: [rule('sender', { value: 'IRS' }, 'Taxes'), rule('sender', { comparison: 'matchesPattern', value: '[Chase' }, 'Banks')] };
-		const { error } = await fileByRules([{ id: sim.db.mails[0].id }], { rules });
+		const { error } = await fileByRules([{ id: env.sim.db.mails[0].id }], { rules });
 		expect(error.message).toMatch(/^Rule 2: the pattern \/\[Chase\/ does not compile/);
-		expect(sim.requests).toHaveLength(0);
+		expect(env.sim.requests).toHaveLength(0);
 	});
 
 	test("a folder name empty after expressions for a later item stops the run before the first item's request", async () => {
-		const [a, b] = sim.db.mails;
-		sim.requests.length = 0;
+		const [a, b] = env.sim.db.mails;
+		env.sim.requests.length = 0;
 		const rules = { rule: [rule('sender', { value: 'IRS' }, 'Taxes'), rule('anyText', { value: 'x' }, '={{ $json.folder }}')] };
 		const { error } = await fileByRules([{ id: a.id, folder: 'Misc' }, { id: b.id, folder: '' }], { rules });
 		expect(error.message).toBe('Rule 2: the folder name is empty (after expressions)');
-		expect(sim.requests).toHaveLength(0);
+		expect(env.sim.requests).toHaveLength(0);
 	});
 
 	test('an empty value and an empty list of mail types', async () => {
-		const empty = await fileByRules([{ id: sim.db.mails[0].id }], { rules: { rule: [rule('recipient', { value: '' }, 'X')] } });
+		const empty = await fileByRules([{ id: env.sim.db.mails[0].id }], { rules: { rule: [rule('recipient', { value: '' }, 'X')] } });
 		expect(empty.error.message).toMatch(/^Rule 1: Value is empty/);
-		const noTypes = await fileByRules([{ id: sim.db.mails[0].id }], { rules: { rule: [rule('sender', { value: 'a' }, 'X'), rule('mailType', { mailTypes: [] }, 'Y')] } });
+		const noTypes = await fileByRules([{ id: env.sim.db.mails[0].id }], { rules: { rule: [rule('sender', { value: 'a' }, 'X'), rule('mailType', { mailTypes: [] }, 'Y')] } });
 		expect(noTypes.error.message).toMatch(/^Rule 2: Mail Types is empty/);
-		expect(sim.requests).toHaveLength(0);
+		expect(env.sim.requests).toHaveLength(0);
 	});
 });
 
@@ -366,7 +344,7 @@ describe('the folder a rule files into', () => {
 		const b = add({ sender_name: 'IRS Fresno', mail_type: 'letter' });
 		const rules = { rule: [{ field: 'sender', value: 'IRS', folder: { __rl: true, mode: 'id', value: '987654' } }] };
 		const items = [{ id: a.id, sender_name: a.sender_name }, { id: b.id, sender_name: b.sender_name }];
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 		const preview = await fileByRules(items, { rules, previewOnly: true });
 		expect(preview.error).toBeUndefined();
 		expect(preview.items.map((i) => i.json.decision)).toEqual(["Would fail: Rule 1's folder ID 987654 does not exist", "Would fail: Rule 1's folder ID 987654 does not exist"]);
@@ -395,7 +373,7 @@ describe('a new rule looks in any text of the mail item', () => {
 	test('a rule saved without a field (the default) files mail of type magazine by the word "magazine"', async () => {
 		const magazine = add({ sender_name: 'Wired', mail_type: 'magazine' });
 		const item = await webhookItem(magazine.id);
-		sim.requests.length = 0;
+		env.sim.requests.length = 0;
 		const rules = { rule: [{ value: 'IRS', folder: byName('Taxes') }, { value: 'magazine', folder: byName('Magazines') }] };
 		const { items: out, error } = await fileByRules([item], { rules });
 		expect(error).toBeUndefined();

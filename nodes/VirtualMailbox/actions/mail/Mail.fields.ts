@@ -10,3 +10,12 @@ export const mailIdField: INodeProperties = idLocator({
 	description: 'The mail item: pick one of the newest (type a sender or recipient name to search) or give its numeric ID, the "ID" field of Get Many results or of a trigger',
 	idPattern: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A mail ID is a number such as 12345' },
 });
+
+/** The option the filing operations (Update, File by Rules) read as `createFolderIfMissing !== false`. */
+export const createFolderIfMissingOption = (description: string): INodeProperties => ({
+	displayName: 'Create Folder If Missing',
+	name: 'createFolderIfMissing',
+	type: 'boolean',
+	default: true,
+	description,
+});

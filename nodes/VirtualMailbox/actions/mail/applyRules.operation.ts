@@ -8,7 +8,7 @@ import { executionFolders, folderByName } from '../../../shared/folders';
 import { folderViews } from '../../../shared/state/folderViews';
 import { apiRequest, segment } from '../../../shared/transport';
 import { checkId, locatorValue } from '../../../shared/validate';
-import { mailIdField } from './Mail.fields';
+import { createFolderIfMissingOption, mailIdField } from './Mail.fields';
 import {
 	type Action,
 	checkFolder,
@@ -172,13 +172,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Create Folder If Missing',
-				name: 'createFolderIfMissing',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to create a folder given by name that does not exist yet (on by default). Off: such an item fails, listing the folders there are.',
-			},
+			createFolderIfMissingOption('Whether to create a folder given by name that does not exist yet (on by default). Off: such an item fails, listing the folders there are.'),
 			{ displayName: 'Fallback: Archive', name: 'noMatchArchive', type: 'boolean', default: false, description: 'Whether to also archive mail that no rule matches (with When No Rule Matches: File Into a Folder)' },
 			{ displayName: 'Fallback: Mark Read', name: 'noMatchMarkRead', type: 'boolean', default: false, description: 'Whether to also mark mail that no rule matches read (with When No Rule Matches: File Into a Folder)' },
 		],

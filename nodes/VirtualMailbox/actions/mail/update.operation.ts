@@ -5,7 +5,7 @@ import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { folderLocator } from '../../../shared/descriptions';
 import { getId, requireChanges } from '../../../shared/validate';
 import { apiRequest, segment } from '../../../shared/transport';
-import { mailIdField } from './Mail.fields';
+import { createFolderIfMissingOption, mailIdField } from './Mail.fields';
 import { forOperation } from '../../../shared/display';
 
 export const description: INodeProperties[] = forOperation('mail', 'update', [
@@ -35,13 +35,9 @@ export const description: INodeProperties[] = forOperation('mail', 'update', [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Create Folder If Missing',
-				name: 'createFolderIfMissing',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to create the folder when it is given by name and does not exist yet (on by default: filing into a new name creates it once, however many items run). Off: a missing name fails, listing the folders there are.',
-			},
+			createFolderIfMissingOption(
+				'Whether to create the folder when it is given by name and does not exist yet (on by default: filing into a new name creates it once, however many items run). Off: a missing name fails, listing the folders there are.',
+			),
 		],
 	},
 ]);

@@ -6,24 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { chromium } from 'playwright-core';
 import { startSimulator } from '../simulator/server.mjs';
-import { freePort, OWNER, restClient, startN8n, waitFor } from './real-n8n.mjs';
-import { CREDENTIAL_ID, credentialFor } from './workflows.mjs';
+import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
+import { credentialFor } from './workflows.mjs';
+import { launchChromium, listenForTestEvent, listeningTriggerWorkflow, stopAll } from './listening-trigger.mjs';
 
 const HOOK = '7a1e0000-0000-4000-8000-0000000b0747';
-const WORKFLOW = {
-	id: 'VmbTestAndProduction',
-	name: 'Test and production',
-	active: false,
-	nodes: [
-		{ id: 'tp1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 2, position: [0, 0], webhookId: HOOK, parameters: { events: ['new-mail'], options: {} }, credentials: { virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' } } },
-		{ id: 'tp2', name: 'Got it', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, 0], parameters: {} },
-	],
-	connections: { 'Virtual Mailbox Trigger': { main: [[{ node: 'Got it', type: 'main', index: 0 }]] } },
-	settings: {},
-	pinData: {},
-};
+const WORKFLOW = listeningTriggerWorkflow({ id: 'VmbTestAndProduction', name: 'Test and production', webhookId: HOOK });
 
 let sim;
 let n8n;
@@ -40,12 +29,7 @@ beforeAll(async () => {
 	rest = await restClient(n8n.base);
 }, 900_000);
 
-afterAll(async () => {
-	await browser?.close();
-	await n8n?.stop();
-	await sim?.close();
-	if (home) fs.rmSync(home, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => stopAll({ browser, n8n, sim, home }), 60_000);
 
 describe('Listen for test event while the workflow is active', () => {
 	test('a real delivery sent to the Test URL first and to the Production URL then runs the workflow in both: a test execution and a production one', async () => {
@@ -54,20 +38,9 @@ describe('Listen for test event while the workflow is active', () => {
 		const { data: saved } = await rest.call('GET', `/rest/workflows/${WORKFLOW.id}`);
 		await rest.call('POST', `/rest/workflows/${WORKFLOW.id}/activate`, { versionId: saved.versionId });
 
-		browser = await chromium.launch({
-			executablePath: inject('chromiumPath'),
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-		});
-		const editor = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-		await editor.goto(`${n8n.base}/signin`);
-		await editor.fill('input[type=email]', OWNER.email);
-		await editor.fill('input[type=password]', OWNER.password);
-		await editor.keyboard.press('Enter');
-		await editor.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
-		await editor.goto(`${n8n.base}/workflow/${WORKFLOW.id}`);
-		await editor.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+		browser = await launchChromium(inject('chromiumPath'));
 		// Execute workflow: the trigger listens at its Test URL.
-		await editor.locator('[data-test-id="execute-workflow-button"]').first().click();
+		await listenForTestEvent(browser, n8n.base, WORKFLOW.id);
 		// The dashboard's subscriptions, made by hand: the Test URL first, so the service sends to it first.
 		await subscribe('new-mail', testUrl);
 		await subscribe('new-mail', production);

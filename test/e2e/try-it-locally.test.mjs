@@ -7,29 +7,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { chromium } from 'playwright-core';
 import { startSimulator } from '../simulator/server.mjs';
 import { followTriggers } from '../simulator/follow-triggers.mjs';
-import { freePort, OWNER, restClient, startN8n, waitFor } from './real-n8n.mjs';
-import { CREDENTIAL_ID, credentialFor } from './workflows.mjs';
+import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
+import { credentialFor } from './workflows.mjs';
+import { launchChromium, listenForTestEvent, listeningTriggerWorkflow, stopAll } from './listening-trigger.mjs';
 import { DEV_SAMPLES, devWorkflows, examplesHome, UNPUBLISHED_IN_DEV } from './examples.mjs';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/editor');
-const credentials = { virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' } };
 const MY_HOOK = '7a1e0000-0000-4000-8000-00000000f1a7';
 /** A workflow the user builds: a Virtual Mailbox Trigger as n8n adds it (version 2), then a step. */
-const MY_WORKFLOW = {
-	id: 'VmbMyFirstTrigger',
-	name: 'My first trigger',
-	active: false,
-	nodes: [
-		{ id: 'm1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 2, position: [0, 0], webhookId: MY_HOOK, parameters: { events: ['new-mail'], options: {} }, credentials },
-		{ id: 'm2', name: 'Got it', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, 0], parameters: {} },
-	],
-	connections: { 'Virtual Mailbox Trigger': { main: [[{ node: 'Got it', type: 'main', index: 0 }]] } },
-	settings: {},
-	pinData: {},
-};
+const MY_WORKFLOW = listeningTriggerWorkflow({ id: 'VmbMyFirstTrigger', name: 'My first trigger', webhookId: MY_HOOK });
 
 let sim;
 let n8n;
@@ -74,12 +62,7 @@ beforeAll(async () => {
 	rest = await restClient(n8n.base);
 }, 900_000);
 
-afterAll(async () => {
-	await browser?.close();
-	await n8n?.stop();
-	await sim?.close();
-	if (home) fs.rmSync(home, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => stopAll({ browser, n8n, sim, home }), 60_000);
 
 describe('the simulator follows the triggers n8n runs', () => {
 	test('each published example is subscribed at its Production URL for each event it selects; the example left unpublished is not', async () => {
@@ -141,20 +124,9 @@ describe("the dev command's samples", () => {
 
 describe('the mailroom page', () => {
 	test('mail logged on the page reaches a new workflow listening for a test event, with nothing registered by hand, and the page shows the delivery answered', async () => {
-		browser = await chromium.launch({
-			executablePath: inject('chromiumPath'),
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-		});
-		const editor = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-		await editor.goto(`${n8n.base}/signin`);
-		await editor.fill('input[type=email]', OWNER.email);
-		await editor.fill('input[type=password]', OWNER.password);
-		await editor.keyboard.press('Enter');
-		await editor.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
-		await editor.goto(`${n8n.base}/workflow/${MY_WORKFLOW.id}`);
-		await editor.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+		browser = await launchChromium(inject('chromiumPath'));
 		// The one click: Execute workflow, which makes the trigger listen at its Test URL.
-		await editor.locator('[data-test-id="execute-workflow-button"]').first().click();
+		await listenForTestEvent(browser, n8n.base, MY_WORKFLOW.id);
 		const testUrl = `${n8n.base}/webhook-test/${MY_HOOK}/webhook`;
 		await waitFor(async () => (await urlsOf('new-mail')).includes(testUrl), 30_000, () => false, 'the Test URL subscribed');
 

@@ -10,23 +10,27 @@ import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
 import * as F from '../support/fixtures.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
 
+/** A simulated mailbox of `count` items, seven in ten of them letters. */
+const mailbox = (count) => ({ count, seed: 7, letterShare: 70 });
 let sim;
 let credentials;
 beforeAll(async () => {
 	nock.restore();
-	sim = await startSimulator({ count: 3000, seed: 7, letterShare: 70 });
+	sim = await startSimulator(mailbox(3000));
 	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
 });
 afterAll(async () => {
 	await sim?.close();
 	if (!nock.isActive()) nock.activate();
 });
-beforeEach(() => sim.reset({ count: 3000, seed: 7, letterShare: 70 }));
+beforeEach(() => sim.reset(mailbox(3000)));
 
 const apiOrder = async (search = '') => (await fetch(`${sim.url}/_control/query?${search}`)).json();
 const ids = (items) => items.map((i) => i.json.id);
 const requestsTo = (path) => sim.requests.filter((r) => r.path === path).length;
 const getAll = (filters = {}, options = {}, extra = {}) => ({ resource: 'mail', operation: 'getAll', returnAll: true, filters, options, ...extra });
+/** A request to the simulator's API with the credential's key. */
+const callApi = (path, method = 'GET') => fetch(`${sim.url}${path}`, { method, headers: { authorization: `Bearer ${sim.apiKey}` } });
 const run = async (parameters) => {
 	sim.requests.length = 0;
 	return await runNode({ parameters, credentials });
@@ -38,56 +42,47 @@ const edit = async (position, fields) => {
 	sim.changed();
 	return id;
 };
+/**
+ * Return All over a mailbox of `count` items with the items at these newest-first positions
+ * changed: no error and every item in the API's order. Resolves to the list requests it made.
+ */
+const readEveryItem = async (count, changes, options = {}) => {
+	sim.reset(mailbox(count));
+	for (const [position, fields] of changes) await edit(position, fields);
+	const expected = await apiOrder('sort=newest');
+	const { items, error } = await run(getAll({}, options));
+	expect(error).toBeUndefined();
+	expect(ids(items)).toEqual(expected);
+	return requestsTo('/v1/mails');
+};
 
 describe('request counts stay within ceil(N/100) + a few for mailboxes the spec allows', () => {
 	test('2,345 mail items, one of them with a status no Status filter value selects: every item in at most 30 requests', async () => {
-		sim.reset({ count: 2_345, seed: 7, letterShare: 70 });
-		await edit(700, { mail_status: 'shipped' });
-		const expected = await apiOrder('sort=newest');
-		const { items, error } = await run(getAll());
-		expect(error).toBeUndefined();
-		expect(ids(items)).toEqual(expected);
+		const requests = await readEveryItem(2_345, [[700, { mail_status: 'shipped' }]]);
 		// An unchanged list of 2,345 takes at most 27 (24 pages and the first pages of 3 parts). The
 		// division by status leaves the item out; finding that out costs its parts' first pages (3),
 		// asked before any other page, and nothing else is read again.
-		expect(requestsTo('/v1/mails')).toBeLessThanOrEqual(27 + 3);
+		expect(requests).toBeLessThanOrEqual(27 + 3);
 	});
 
 	test('10,000 mail items, one of them with a mail type no Mail Type filter value selects: every item in at most 110 requests', async () => {
-		sim.reset({ count: 10_000, seed: 7, letterShare: 70 });
-		await edit(5_000, { mail_type: 'postcard' });
-		const expected = await apiOrder('sort=newest');
-		const { items, error } = await run(getAll());
-		expect(error).toBeUndefined();
-		expect(ids(items)).toEqual(expected);
-		expect(requestsTo('/v1/mails')).toBeLessThanOrEqual(110);
+		expect(await readEveryItem(10_000, [[5_000, { mail_type: 'postcard' }]])).toBeLessThanOrEqual(110);
 	});
 
 	test('12,000 mail items (past the depth limit), one of them with a status no Status filter value selects: every item in at most 130 requests', async () => {
-		sim.reset({ count: 12_000, seed: 7, letterShare: 70 });
-		await edit(100, { mail_status: 'shipped' });
-		const expected = await apiOrder('sort=newest');
-		const { items, error } = await run(getAll());
-		expect(error).toBeUndefined();
-		expect(ids(items)).toEqual(expected);
-		expect(requestsTo('/v1/mails')).toBeLessThanOrEqual(120 + 10);
+		expect(await readEveryItem(12_000, [[100, { mail_status: 'shipped' }]])).toBeLessThanOrEqual(120 + 10);
 	});
 
 	for (const [count, maxParallelRequests] of [[6_000, undefined], [12_000, 3]]) {
 		test(`${count.toLocaleString('en-US')} mail items, one with a status and one with a mail type no filter value selects, Max Parallel Requests ${maxParallelRequests ?? '6 (default)'}: every item in at most ${count / 100 + 10} requests`, async () => {
-			sim.reset({ count, seed: 7, letterShare: 70 });
-			await edit(1_000, { mail_status: 'shipped' });
-			await edit(2_000, { mail_type: 'postcard' });
-			const expected = await apiOrder('sort=newest');
-			const { items, error } = await run(getAll({}, maxParallelRequests ? { maxParallelRequests } : {}));
-			expect(error).toBeUndefined();
-			expect(ids(items)).toEqual(expected);
-		expect(requestsTo('/v1/mails')).toBeLessThanOrEqual(count / 100 + 10);
+			const changes = [[1_000, { mail_status: 'shipped' }], [2_000, { mail_type: 'postcard' }]];
+			const requests = await readEveryItem(count, changes, maxParallelRequests ? { maxParallelRequests } : {});
+			expect(requests).toBeLessThanOrEqual(count / 100 + 10);
 		});
 	}
 
 	test('Limit 10,500 of a 25,000-item mailbox asks for no more than it needs: ceil(10,500/100) pages plus one first page per part it divides into', async () => {
-		sim.reset({ count: 25_000, seed: 7, letterShare: 70 });
+		sim.reset(mailbox(25_000));
 		const expected = (await apiOrder('sort=newest')).slice(0, 10_500);
 		const { items, error } = await run(getAll({}, {}, { returnAll: false, limit: 10_500 }));
 		expect(error).toBeUndefined();
@@ -111,7 +106,7 @@ describe('a list that changes while it is read one page after another', () => {
 		let pages = 0;
 		sim.settings.onRequest = async (record) => {
 			if (record.path === path && ++pages === 3) {
-				await fetch(`${sim.url}/v1/mails/${leaving}/archive`, { method: 'POST', headers: { authorization: `Bearer ${sim.apiKey}` } });
+				await callApi(`/v1/mails/${leaving}/archive`, 'POST');
 			}
 		};
 		const result = await run(parameters);
@@ -135,17 +130,17 @@ describe('a list that changes while it is read one page after another', () => {
 			sim.settings.onRequest = async (record) => {
 				if (record.path !== '/v1/mails' || ++seen % 8 !== 0) return;
 				const [newest] = await apiOrder('status=inbox&sort=newest');
-				await fetch(`${sim.url}/v1/mails/${newest}/archive`, { method: 'POST', headers: { authorization: `Bearer ${sim.apiKey}` } });
+				await callApi(`/v1/mails/${newest}/archive`, 'POST');
 			};
 		};
-		sim.reset({ count: 6_000, seed: 7, letterShare: 70 });
+		sim.reset(mailbox(6_000));
 		busy();
 		const parallel = await run(getAll({ status: ['inbox'] }));
 		expect(parallel.error?.message).toMatch(/The list changed while it was being read, twice/);
 		// No setting is offered as a way around it: one page after another sees the same changes.
 		expect(parallel.error.description).not.toMatch(/Max Parallel Requests/);
 
-		sim.reset({ count: 6_000, seed: 7, letterShare: 70 });
+		sim.reset(mailbox(6_000));
 		const before = await apiOrder('status=inbox&sort=newest');
 		busy();
 		const sequential = await run(getAll({ status: ['inbox'] }, { maxParallelRequests: 1 }));
@@ -158,11 +153,11 @@ describe('a list that changes while it is read one page after another', () => {
 	});
 
 	test('Scan → Get Many (read one page after another), a completed scan deleted mid-read: never the completed scans short of one that stayed, without an error', async () => {
-		const completed = (await (await fetch(`${sim.url}/v1/scans?status=completed&limit=100`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json());
+		const completed = await (await callApi('/v1/scans?status=completed&limit=100')).json();
 		expect(completed.total_count).toBeGreaterThan(300);
 		const all = [];
 		for (let cursor; ; ) {
-			const page = await (await fetch(`${sim.url}/v1/scans?status=completed&limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json();
+			const page = await (await callApi(`/v1/scans?status=completed&limit=100${cursor ? `&cursor=${cursor}` : ''}`)).json();
 			all.push(...page.data.map((s) => s.id));
 			if (!(cursor = page.next_cursor)) break;
 		}
@@ -170,7 +165,7 @@ describe('a list that changes while it is read one page after another', () => {
 		let pages = 0;
 		sim.settings.onRequest = async (record) => {
 			if (record.path === '/v1/scans' && record.method === 'GET' && ++pages === 2) {
-				await fetch(`${sim.url}/v1/scans/${leaving}`, { method: 'DELETE', headers: { authorization: `Bearer ${sim.apiKey}` } });
+				await callApi(`/v1/scans/${leaving}`, 'DELETE');
 			}
 		};
 		const { items, error } = await run({ resource: 'scan', operation: 'getAll', returnAll: true, filters: { status: ['completed'] }, options: {} });
@@ -182,17 +177,23 @@ describe('a list that changes while it is read one page after another', () => {
 	});
 });
 
-describe('an API that orders same-instant arrivals by id ascending in both sorts (the spec leaves ties unspecified)', () => {
-	let api;
+/** For the describe it is called in: nock on, and a fresh spec-conforming mock of the API before each test. */
+function mockApiPerTest() {
+	const mock = { api: undefined };
 	beforeEach(() => {
 		resetNock();
 		if (!nock.isActive()) nock.activate();
-		api = mockApi();
+		mock.api = mockApi();
 	});
 	afterAll(() => {
 		nock.cleanAll();
 		if (nock.isActive()) nock.restore();
 	});
+	return mock;
+}
+
+describe('an API that orders same-instant arrivals by id ascending in both sorts (the spec leaves ties unspecified)', () => {
+	const mock = mockApiPerTest();
 
 	// 3,000 items, 30 arriving at the same instant each day (a mailroom logging a day's mail at once).
 	const mails = F.bulkMail(3_000, (n) => ({
@@ -208,7 +209,7 @@ describe('an API that orders same-instant arrivals by id ascending in both sorts
 	};
 
 	test('an unchanged list with same-instant arrivals that the API orders by id ascending in both sorts: exactly what the API lists, in its order, never "the list changed"', async () => {
-		api.serveList('/v1/mails', list);
+		mock.api.serveList('/v1/mails', list);
 		const expected = list(new URLSearchParams()).map((m) => m.id);
 		const { items, error } = await runNode({ parameters: getAll() });
 		expect(error?.message).toBeUndefined();
@@ -217,16 +218,7 @@ describe('an API that orders same-instant arrivals by id ascending in both sorts
 });
 
 describe('an API whose order without a sort parameter is oldest first (the spec names no default sort)', () => {
-	let api;
-	beforeEach(() => {
-		resetNock();
-		if (!nock.isActive()) nock.activate();
-		api = mockApi();
-	});
-	afterAll(() => {
-		nock.cleanAll();
-		if (nock.isActive()) nock.restore();
-	});
+	const mock = mockApiPerTest();
 
 	const mails = F.bulkMail(560, (n) => ({ mail_status: ['inbox', 'archived'][n % 2], mail_type: n % 3 ? 'letter' : 'package', is_read: n % 5 < 3 }));
 	/** The API: a request without `sort` lists oldest first; `sort` is honoured when sent. */
@@ -237,7 +229,7 @@ describe('an API whose order without a sort parameter is oldest first (the spec 
 	};
 
 	test('Return All without the Sort filter, an unchanged list of 6 pages: every item once, never "the list changed", and the same list as one page after another', async () => {
-		api.serveList('/v1/mails', list);
+		mock.api.serveList('/v1/mails', list);
 		const sequential = await runNode({ parameters: getAll({}, { maxParallelRequests: 1 }) });
 		expect(sequential.error).toBeUndefined();
 		expect(ids(sequential.items)).toHaveLength(560);

@@ -194,7 +194,7 @@ export class VirtualMailboxTrigger implements INodeType {
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				forgetWebhookCredentials(this);
-				// The URL in this line and in the one of create() is how `npm run dev` (test/dev/follow-triggers.mjs) keeps the simulator's subscriptions in step.
+				// The URL in this line and in the one of create() is how `npm run dev` (test/simulator/follow-triggers.mjs) keeps the simulator's subscriptions in step.
 				this.logger.info(
 					`Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of ${this.getNodeWebhookUrl('default')} if they should stop sending.`,
 				);

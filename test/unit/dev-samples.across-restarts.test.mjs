@@ -86,7 +86,7 @@ test('scans requested, and seeded scans completed, after npm run dev restarts ha
 	};
 	const first = await session();
 	const second = await session();
-	// The same seeded mailbox (the mail a newcomer sees and the README's samples are the same)...
+	// The same seeded mailbox (the mail a newcomer sees and the samples `npm run dev` prints are the same)...
 	expect(second.mails).toEqual(first.mails);
 	expect([second.letter, second.seeded]).toEqual([first.letter, first.seeded]);
 	// ...with scan ids of its own.

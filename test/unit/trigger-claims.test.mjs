@@ -134,7 +134,7 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		}
 	});
 
-	test('the same schedules with a plain check-and-record of the node\'s row (no lock): copies run twice, and deliveries are lost to overwritten records no later (what the schedules exercise)', async () => {
+	test('without the lock, a plain check-and-record of the node\'s row runs copies of the same schedules twice and overwrites records, so a replayed delivery is not seen as a duplicate', async () => {
 		let twice = 0;
 		let forgotten = 0;
 		for (let run = 0; run < 30; run++) {

@@ -243,6 +243,15 @@ describe('new mail', () => {
 		const next = await poll(parameters, saved);
 		expect(next.items[0].binary.data).toMatchObject({ mimeType: 'image/jpeg' });
 	});
+
+	test('Put Output File in Field puts the downloaded file in the field it names, and only there', async () => {
+		const parameters = { ...newMail, options: { downloadFile: true, binaryPropertyName: 'envelope' } };
+		const { saved } = await poll(parameters);
+		await control('/mail', { sender_name: 'Photo' });
+		const next = await poll(parameters, saved);
+		expect(Object.keys(next.items[0].binary)).toEqual(['envelope']);
+		expect(next.items[0].binary.envelope).toMatchObject({ mimeType: 'image/jpeg' });
+	});
 });
 
 describe('every event', () => {

@@ -5,20 +5,22 @@ import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesO
 import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { pollsInFlight } from '../shared/state/pollsInFlight';
 import { retryPolicy } from '../shared/state/retryPolicy';
-import { CREDENTIAL_TYPE, PAGE_SIZE_MAX } from '../shared/constants';
-import { deadlineIn, getApiCredentials, getPage, type Query } from '../shared/transport';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { apiRequest, deadlineIn, getApiCredentials, type Query } from '../shared/transport';
 import { ruleValuesNotice } from '../shared/values';
 import { type CompletionEvent, pollCompletions } from './completions';
 import { pollNewMail } from './newMail';
-import { accountOf, fingerprintOf, onlyKeyChanged, type PollState, witnessOf } from './state';
+import { accountIdDigest, accountOf, changeOf, fingerprintOf, type PollState } from './state';
 
 /**
  * The Poll Trigger's guarantee (docs/poll-trigger.md; the numbers in limits.ts).
  *
  * The state carries a fingerprint of the account (credential, server, key digest), the event and
- * the query: a poll with none or another one primes (records where the mailbox stands, emits
- * nothing), so activation and every edit of Event, Filters or the credential's account never
- * replay. One poll runs per trigger per process, its downloads included; one that starts while
+ * the query, and a digest of the account id GET /v1/account returns: a poll with no fingerprint or
+ * another one primes (records where the mailbox stands, emits nothing), so activation and every
+ * edit of Event, Filters, the server or the credential's account never replay. Another credential
+ * or API key on the same server, Event and Filters unchanged, costs one GET /v1/account: the same
+ * account id goes on from the state (a key rotation), another one primes. One poll runs per trigger per process, its downloads included; one that starts while
  * the last still runs returns nothing and leaves the state alone.
  *
  * New Mail: the trigger records mail ids: at priming the newest mail of the whole mailbox within
@@ -106,12 +108,16 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				const account = accountOf(this.getNode().credentials?.[CREDENTIAL_TYPE]?.id, await getApiCredentials.call(this));
 				const fingerprint = fingerprintOf(event, query, account);
 				if (state.fingerprint !== fingerprint) {
-					// A new API key that still lists the mail the state recorded is the same mailbox (a
-					// rotation): go on from the state. First activation, Event or Filters edited, or
-					// another account: start over (prime), never replay.
-					const rotated = event === 'new-mail' && onlyKeyChanged(state.fingerprint, fingerprint) && (await listsRecordedMail(this, state));
-					if (!rotated) for (const field of Object.keys(state)) delete state[field];
+					// Another credential or API key on the same server, and the same event and query:
+					// the state goes on when GET /v1/account names the account it recorded (a rotation).
+					// First activation, Event or Filters edited, another server or another account:
+					// start over (prime), never replay. The account is asked only when it may have changed.
+					const change = changeOf(state.fingerprint, fingerprint);
+					const accountId = change.account === 'same' ? state.accountId : await accountIdOf(this);
+					const sameAccount = change.sameRead && change.account === 'credential' && accountId !== undefined && accountId === state.accountId;
+					if (!sameAccount) for (const field of Object.keys(state)) delete state[field];
 					state.fingerprint = fingerprint;
+					if (accountId !== undefined) state.accountId = accountId;
 				}
 			}
 			const items = event === 'new-mail' ? await pollNewMail.call(this, state, query, manual) : await pollCompletions.call(this, event as CompletionEvent, state, manual);
@@ -125,11 +131,10 @@ export class VirtualMailboxPollTrigger implements INodeType {
 	}
 }
 
-/** Whether the newest page of the mailbox (one request) lists the newest mail the state recorded (its witness). */
-async function listsRecordedMail(ctx: IPollFunctions, state: PollState): Promise<boolean> {
-	if (!state.witness) return false;
-	const page = await getPage(ctx, '/v1/mails', { sort: 'newest' }, PAGE_SIZE_MAX, undefined);
-	return page.data.some((item) => witnessOf(item) === state.witness);
+/** The account the credential reaches, as the state keeps it (one request: GET /v1/account). */
+async function accountIdOf(ctx: IPollFunctions): Promise<string | undefined> {
+	const account = (await apiRequest.call(ctx, 'GET', '/v1/account')) as IDataObject;
+	return accountIdDigest(account?.id);
 }
 
 /** Download File for one poll's items; a failure is written into its item, never lost. */

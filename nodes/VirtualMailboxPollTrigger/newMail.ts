@@ -5,7 +5,7 @@ import { DEPTH_LIMIT } from '../shared/constants';
 import { MAIL_SPLITS } from '../shared/mail';
 import { divideQuery, eachPage, getPage, type Query } from '../shared/transport';
 import { compareKeys, type FloorState, isAboveFloor, type OrderKey, orderKeyOf, primingDone, recordItems, selectNew } from './floor';
-import { type PollState, witnessOf } from './state';
+import type { PollState } from './state';
 
 /**
  * New Mail (the guarantee: VirtualMailboxPollTrigger.node.ts). Each poll reads `query` (the
@@ -48,7 +48,6 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, query:
 	let past = read.unreached;
 	if (past && oldestWaiting && compareKeys(oldestWaiting, past) <= 0) past = [oldestWaiting[0], oldestWaiting[1] - 1];
 	Object.assign(state, recordItems(state as FloorState, emit, { past }));
-	if (emit.length > 0) state.witness = witnessOf(emit[emit.length - 1]); // emitted oldest first
 	if (state.reported && !isAboveFloor(state.reported, state.floor)) delete state.reported;
 	return emit.map((json) => ({ json: { event: 'new-mail', ...json } }));
 }
@@ -77,7 +76,6 @@ async function prime(this: IPollFunctions, state: PollState): Promise<void> {
 		if (primingDone(keys)) break;
 	}
 	Object.assign(state, recordItems({ recorded: {} }, read, { atOnce: true }));
-	if (read.length > 0) state.witness = witnessOf(read[0]);
 }
 
 interface FloorRead {

@@ -14,6 +14,8 @@ import { baseUrlOf, type Query, type VirtualMailboxCredentials } from '../shared
 export interface PollState extends IDataObject {
 	/** The account, event and normalized query the state belongs to (fingerprintOf); another one primes. */
 	fingerprint?: string;
+	/** accountIdDigest of the account `GET /v1/account` named when the credential or key last changed: tells a new key of the same account (a rotation) from another account's. */
+	accountId?: string;
 	/** New Mail: no mail at or below this order key [arrival ms, numeric id] is emitted; it never goes down. */
 	floor?: [number, number];
 	/** New Mail: the MAX_REMEMBERED-th newest recorded item when the last poll ended; the next poll raises the floor to it. */
@@ -22,8 +24,6 @@ export interface PollState extends IDataObject {
 	reported?: [number, number];
 	/** New Mail: [from arrival ms (null: the activation), to arrival ms] of mail out of reach found by a poll that emitted; the next poll reports it and clears it. */
 	unreachable?: [number | null, number];
-	/** New Mail: witnessOf the newest mail recorded (at priming, then the newest emitted): tells a rotated API key from another account's. */
-	witness?: string;
 	/** New Mail: mail id → arrival ms of the items recorded (at priming, then every item emitted) above the floor. */
 	recorded?: Record<string, number>;
 	/** Scans: id → created_at ms of the scans of the event's type seen in process or restoring and not completed since. */
@@ -38,13 +38,38 @@ export interface PollState extends IDataObject {
 
 /**
  * Pure: the account a credential reaches, as the poll state keys it: the credential's id, the
- * server it points at and a digest of its API key (never the key itself). Another credential,
- * environment or Base URL is another account to the state, which then primes; a new key is the
- * same account when the mailbox still lists the state's witness (the node checks, one request).
+ * server it points at and a digest of its API key (never the key itself). Another server
+ * (Environment or Base URL) primes; another credential or key on the same server is the same
+ * account when `GET /v1/account` names the account the state recorded (accountIdDigest; the node
+ * asks once, only then).
  */
 export function accountOf(credentialId: string | null | undefined, credentials: VirtualMailboxCredentials): string {
-	const keyDigest = createHash('sha256').update(String(credentials.apiKey ?? '').trim()).digest('hex').slice(0, 16);
+	const keyDigest = digest(String(credentials.apiKey ?? '').trim());
 	return `${credentialId ?? ''}|${baseUrlOf(credentials).toLowerCase()}|${keyDigest}`;
+}
+
+/** Pure: a digest of the account id `GET /v1/account` returns, as the state keeps it. */
+export function accountIdDigest(id: unknown): string | undefined {
+	return id === undefined || id === null || id === '' ? undefined : digest(String(id));
+}
+
+/**
+ * Pure: how two fingerprints differ. `sameRead`: the event and the query are the same. `account`:
+ * 'same'; 'credential' (another credential or API key on the same server: perhaps the same
+ * account, which `GET /v1/account` tells); 'other' (another server, or no fingerprint before).
+ */
+export function changeOf(before: string | undefined, after: string): { sameRead: boolean; account: 'same' | 'credential' | 'other' } {
+	let parsed: Array<[string, unknown, string]>;
+	try {
+		parsed = [JSON.parse(before ?? '') as [string, unknown, string], JSON.parse(after) as [string, unknown, string]];
+	} catch {
+		return { sameRead: false, account: 'other' };
+	}
+	const [[eventBefore, queryBefore, accountBefore], [eventAfter, queryAfter, accountAfter]] = parsed;
+	const sameRead = eventBefore === eventAfter && JSON.stringify(queryBefore) === JSON.stringify(queryAfter);
+	const serverOf = (account: unknown) => (typeof account === 'string' ? account.split('|').slice(1, -1).join('|') : undefined);
+	if (accountBefore === accountAfter) return { sameRead, account: 'same' };
+	return { sameRead, account: serverOf(accountBefore) !== undefined && serverOf(accountBefore) === serverOf(accountAfter) ? 'credential' : 'other' };
 }
 
 /**
@@ -62,32 +87,6 @@ export function fingerprintOf(event: string, query: Query, account = ''): string
 	return JSON.stringify([event, normalized, account]);
 }
 
-/**
- * Pure: whether two fingerprints differ only in the API key's digest (same event, query,
- * credential and server): a new key, perhaps for the same account (a rotation).
- */
-export function onlyKeyChanged(before: string | undefined, after: string): boolean {
-	try {
-		const [eventBefore, queryBefore, accountBefore] = JSON.parse(before ?? '') as [string, unknown, string];
-		const [eventAfter, queryAfter, accountAfter] = JSON.parse(after) as [string, unknown, string];
-		const withoutKey = (account: string) => account.split('|').slice(0, -1).join('|');
-		return (
-			eventBefore === eventAfter &&
-			JSON.stringify(queryBefore) === JSON.stringify(queryAfter) &&
-			typeof accountBefore === 'string' &&
-			accountBefore !== accountAfter &&
-			withoutKey(accountBefore) === withoutKey(accountAfter)
-		);
-	} catch {
-		return false;
-	}
-}
-
-/**
- * Pure: a mail item as no other account's item is: its id with a digest of what never changes
- * about it (arrival, sender, recipient, type, weight).
- */
-export function witnessOf(item: IDataObject): string {
-	const fixed = [item.id, item.arrival_date, item.sender_name, item.recipient_name, item.mail_type, item.weight].map((value) => String(value ?? ''));
-	return `${String(item.id)}#${createHash('sha256').update(JSON.stringify(fixed)).digest('hex').slice(0, 16)}`;
+function digest(text: string): string {
+	return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

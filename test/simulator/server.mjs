@@ -29,6 +29,8 @@ const MAILROOM_PAGE = new URL('./mailroom.html', import.meta.url);
 
 const pattern = (prefix, path) => new RegExp(`^${prefix}${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
 
+let simulatorsStarted = 0;
+
 export async function startSimulator({
 	port = 0,
 	host = '127.0.0.1',
@@ -44,6 +46,9 @@ export async function startSimulator({
 	log = () => {},
 } = {}) {
 	const mailbox = new Mailbox({ count, seed, letterShare, cursorMode, session });
+	// One account per simulator: the seeded account id with this simulator's number in its last digits.
+	const simulatorNumber = ++simulatorsStarted;
+	const accountId = () => `${mailbox.db.account.id.slice(0, 24)}${simulatorNumber.toString(16).padStart(12, '0')}`;
 	// latencyMs: every API answer waits this long (tests make concurrency visible with it);
 	// onRequest: awaited with each API request's record before it is answered (tests change the
 	// mailbox mid-read with it); inFlight: API requests being answered now, recorded on each.
@@ -70,7 +75,7 @@ export async function startSimulator({
 	};
 	const control = [];
 	const ctl = (method, path, handler) => control.push({ method, regex: pattern('/_control', path), handler });
-	const sections = { mailbox, webhooks, requests, faults, reset, info };
+	const sections = { mailbox, accountId, webhooks, requests, faults, reset, info };
 	for (const register of [accountRoutes, mailRoutes, scanRoutes, sandboxRoutes, shipmentRoutes, folderRoutes, addressRoutes, bankAccountRoutes]) register(route, sections);
 	for (const register of [controlRoutes, webhookRoutes]) register(ctl, sections);
 

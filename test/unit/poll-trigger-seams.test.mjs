@@ -73,6 +73,39 @@ describe('the credential swapped to another account, or edited', () => {
 		expect((await poll(newMail, next.saved, { credentials: rotated })).items).toEqual([]);
 	});
 
+	test('the account is asked (GET /v1/account) once when the key changed, and never while the credential stays the same', async () => {
+		const { saved } = await poll(newMail);
+		sandbox.requests.length = 0;
+		const same = await poll(newMail, saved);
+		expect(sandbox.requests.filter((r) => r.path === '/v1/account')).toHaveLength(0);
+		const rotated = { ...sandboxCredentials, apiKey: sandbox.readOnlyKey };
+		const next = await poll(newMail, same.saved, { credentials: rotated });
+		expect(sandbox.requests.filter((r) => r.path === '/v1/account')).toHaveLength(1);
+		await poll(newMail, next.saved, { credentials: rotated });
+		expect(sandbox.requests.filter((r) => r.path === '/v1/account')).toHaveLength(1);
+		// the state keeps a digest of the account id, never the id itself
+		const { id } = await fetch(`${sandbox.url}/v1/account`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } }).then((r) => r.json());
+		expect(JSON.stringify(next.saved)).not.toContain(id);
+	});
+
+	test('swapping to another credential of the same account on the same server goes on from the state: mail that arrived meanwhile is emitted once', async () => {
+		const { saved } = await poll(newMail);
+		const meanwhile = (await control(sandbox, '/mail', { sender_name: 'Arrived around the swap' })).mail.id;
+		const swapped = await poll(newMail, saved, { credentials: { ...sandboxCredentials, apiKey: sandbox.readOnlyKey }, node: { credentialId: '7' } });
+		expect(ids(swapped)).toEqual([meanwhile]);
+	});
+
+	test('two simulators started from the same seed are two accounts: GET /v1/account names a different id for each', async () => {
+		const twin = await startSimulator({ count: 12, seed: 7, apiKey: 'test_sk_twin_account_on_the_proxy' });
+		try {
+			const headers = (key) => ({ authorization: `Bearer ${key}` });
+			const [mine, theirs] = await Promise.all([fetch(`${sandbox.url}/v1/account`, { headers: headers(sandbox.apiKey) }).then((r) => r.json()), fetch(`${twin.url}/v1/account`, { headers: headers(twin.apiKey) }).then((r) => r.json())]);
+			expect(mine.id).not.toBe(theirs.id);
+		} finally {
+			await twin.close();
+		}
+	});
+
 	test("another account's API key on the same server (a proxy in front of two accounts) primes: none of its mail is emitted", async () => {
 		const other = await startSimulator({ count: 12, seed: 9, apiKey: 'test_sk_another_account_on_the_proxy' });
 		// One server, two accounts: the proxy sends each request to the account its key belongs to.

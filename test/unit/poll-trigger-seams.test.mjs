@@ -139,6 +139,24 @@ describe('the credential swapped to another account, or edited', () => {
 		expect(ids(await poll(newMail, saved, { credentials: { ...sandboxCredentials } }))).toEqual([fresh]);
 	});
 
+	test("a poll with another account's credential that starts while a poll with the old one runs returns nothing and leaves the state alone; the next poll primes", async () => {
+		const { saved } = await poll(newMail);
+		for (let n = 0; n < 2; n++) await control(production, '/mail', { sender_name: `Existing production mail ${n}` });
+		sandbox.settings.latencyMs = 200;
+		const running = poll(newMail, saved);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const swapped = await poll(newMail, saved, { credentials: productionCredentials, node: { credentialId: '2' } });
+		sandbox.settings.latencyMs = 0;
+		expect(swapped.items).toEqual([]);
+		expect(swapped.saved).toEqual(saved);
+		expect(production.requests.filter((r) => !r.path.startsWith('/_control'))).toEqual([]);
+		await running;
+		const primed = await poll(newMail, swapped.saved, { credentials: productionCredentials, node: { credentialId: '2' } });
+		expect(primed.items).toEqual([]);
+		const fresh = (await control(production, '/mail', { sender_name: 'Production mail' })).mail.id;
+		expect(ids(await poll(newMail, primed.saved, { credentials: productionCredentials, node: { credentialId: '2' } }))).toEqual([fresh]);
+	});
+
 	test('Scan Completed on another account primes too: its completed scans are not emitted', async () => {
 		const { saved } = await poll(scanCompleted);
 		const pending = production.db.scans.find((s) => s.status === 'IN_PROCESS' && s.type === 'SCAN_REQUEST');
@@ -178,6 +196,21 @@ describe('the node renamed or copied, a manual run', () => {
 		expect(copy.items).toEqual([]);
 		expect(Object.values(copy.saved)[0]?.recorded, 'the copy primed').toBeDefined();
 		await original;
+	});
+	test("the one-poll guard is keyed on the workflow id and the node id: a renamed trigger's poll returns nothing while the running one ends; a duplicated workflow's trigger polls meanwhile", async () => {
+		const original = { node: { id: 'original', name: 'Poll' }, workflowId: 'wf-guard-keys' };
+		const { saved } = await poll(newMail, {}, original);
+		sandbox.settings.latencyMs = 200;
+		const running = poll(newMail, saved, original);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const renamed = await poll(newMail, {}, { node: { id: 'original', name: 'Renamed Poll' }, workflowId: 'wf-guard-keys' });
+		const duplicated = await poll(newMail, {}, { node: { id: 'original', name: 'Poll' }, workflowId: 'wf-guard-keys-copy' });
+		sandbox.settings.latencyMs = 0;
+		expect(renamed.items).toEqual([]);
+		expect(JSON.stringify(renamed.saved), 'the renamed trigger did not poll').not.toContain('recorded');
+		expect(duplicated.items).toEqual([]);
+		expect(JSON.stringify(duplicated.saved), 'the duplicated workflow primed').toContain('recorded');
+		await running;
 	});
 });
 

@@ -13,7 +13,7 @@ const DOCS = readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md'
 
 describe('docs say what is, not what was', () => {
 	for (const file of DOCS) {
-		test(`${file}: no issue numbers, review rounds, commit hashes or before/now comparisons`, () => {
+		test(`${file}: no history (numbers of issues or of rounds of review, commit hashes, before/now comparisons)`, () => {
 			const found = read(file)
 				.split('\n')
 				.map((line, i) => [i + 1, line])

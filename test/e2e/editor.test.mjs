@@ -425,7 +425,9 @@ describe('node creator actions and ID pickers', () => {
 		const type = async (what, locator, text) => {
 			steps.push(`type "${text}" into ${what}`);
 			await locator.click();
-			await page.keyboard.type(text);
+			// At a person's pace: n8n 1.x's folder field drops keys sent faster than it re-renders.
+			await page.keyboard.type(text, { delay: 150 });
+			await expect.poll(async () => await locator.inputValue(), { timeout: 5_000 }).toBe(text);
 		};
 		await click('+ on the trigger output', page.locator('[data-test-id="canvas-handle-plus"]').first());
 		// A user looking for filing types what it is about: "folder" finds the node (an alias).

@@ -8,6 +8,13 @@ import { planParts, type SplitDimension } from './partition';
 import type { RequestPool } from './pool';
 import { addedFilters, partLabel, type Query } from './query';
 
+/**
+ * The API's order of a list, as a comparator. `prepare`, when the comparator has one, is handed
+ * each page as it arrives: per-item work the comparator would otherwise do in the merge at the end
+ * of the read (parsing a date) is done while the read waits on the network.
+ */
+export type ItemOrder = ((a: IDataObject, b: IDataObject) => number) & { prepare?: (items: readonly IDataObject[]) => void };
+
 export interface ConcurrentReadOptions {
 	itemIndex?: number;
 	pool: RequestPool;
@@ -18,7 +25,7 @@ export interface ConcurrentReadOptions {
 	/** The query added to read a part from its other end (the reverse sort). */
 	reverseQuery: Query;
 	/** The API's order, total (ties broken), to merge the parts. */
-	order: (a: IDataObject, b: IDataObject) => number;
+	order: ItemOrder;
 	/** Splits a part that one query cannot reach from both ends (past 2 × the depth limit). */
 	refine: (leaf: { query: Query; first: Page }) => Promise<Array<{ query: Query; first: Page }>>;
 }
@@ -136,7 +143,8 @@ async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page
 	const tied = { at: undefined as IDataObject | undefined };
 	const items = lists.length === 1 ? lists[0] : merge(lists, options.order, (item) => (tied.at ??= item));
 	if (tied.at && total <= 2 * DEPTH_LIMIT) return { ties: `items of different parts arrived at the same instant (${String(tied.at.id)})` };
-	const ids = new Set(items.map((item) => item.id));
+	const ids = new Set<unknown>();
+	for (const item of items) ids.add(item.id);
 	if (ids.size !== total || items.length !== total) return { changed: `${total} items matched when the read began, ${ids.size} different items were read` };
 	return items;
 }
@@ -184,6 +192,7 @@ async function readPart(
 				if (claimed) state.claimed -= PAGE_SIZE_MAX;
 				claimed = false;
 				for (const item of page.data) items.push(item);
+				options.order.prepare?.(page.data);
 				last = page;
 				state.read += page.data.length;
 				totals.push(page.total_count);
@@ -259,17 +268,31 @@ async function readPart(
  * on ties). `onTie` hears of an item tied with the head of another list: their order is not known.
  */
 export function merge(lists: IDataObject[][], order: (a: IDataObject, b: IDataObject) => number, onTie: (item: IDataObject) => void = () => {}): IDataObject[] {
-	const out: IDataObject[] = [];
-	const at = lists.map(() => 0);
-	for (;;) {
+	const open = lists.filter((list) => list.length > 0);
+	if (open.length === 1) return open[0].slice();
+	const out: IDataObject[] = new Array(open.reduce((n, list) => n + list.length, 0));
+	const at = open.map(() => 0);
+	for (let n = 0; n < out.length; n++) {
+		// One pass finds the head that goes first (the earliest list among equals) and whether a
+		// later list's head ties with it: a head before it cannot tie, it would have gone first.
 		let best = -1;
-		for (let k = 0; k < lists.length; k++) {
-			if (at[k] < lists[k].length && (best < 0 || order(lists[k][at[k]], lists[best][at[best]]) < 0)) best = k;
+		let tie = false;
+		for (let k = 0; k < open.length; k++) {
+			if (at[k] === open[k].length) continue;
+			if (best < 0) {
+				best = k;
+				continue;
+			}
+			const c = order(open[k][at[k]], open[best][at[best]]);
+			if (c < 0) {
+				best = k;
+				tie = false;
+			} else if (c === 0) tie = true;
 		}
-		if (best < 0) return out;
-		for (let k = best + 1; k < lists.length; k++) if (at[k] < lists[k].length && order(lists[k][at[k]], lists[best][at[best]]) === 0) onTie(lists[best][at[best]]);
-		out.push(lists[best][at[best]++]);
+		if (tie) onTie(open[best][at[best]]);
+		out[n] = open[best][at[best]++];
 	}
+	return out;
 }
 
 /** Wait for every promise (no request keeps running after a failure), then throw the first failure. */

@@ -1,3 +1,4 @@
+export type { ItemOrder } from './concurrent';
 export * from './credentials';
 export * from './deadline';
 export * from './download';

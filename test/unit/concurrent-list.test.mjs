@@ -328,4 +328,14 @@ describe('the pieces', () => {
 		const lists = [[{ id: '1', t: 1 }, { id: '4', t: 4 }], [{ id: '2', t: 2 }, { id: '3', t: 2 }], []];
 		expect(merge(lists, order).map((x) => x.id)).toEqual(['1', '2', '3', '4']);
 	});
+
+	test('merge reports an item whose time another list\'s head shares, and only that one', () => {
+		const order = (a, b) => a.t - b.t;
+		const tied = [];
+		// 'a' and 'x' tie only with each other while 'c' (earlier) goes first; 'b' ties with nothing.
+		const lists = [[{ id: 'b', t: 2 }, { id: 'x', t: 5 }], [{ id: 'c', t: 1 }, { id: 'd', t: 3 }], [{ id: 'e', t: 2.5 }, { id: 'a', t: 5 }]];
+		const out = merge(lists, order, (item) => tied.push(item.id));
+		expect(out.map((x) => x.id)).toEqual(['c', 'b', 'e', 'd', 'x', 'a']);
+		expect(tied).toEqual(['x']);
+	});
 });

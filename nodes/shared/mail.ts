@@ -107,5 +107,5 @@ export function mailOrder(sort: string): ItemOrder {
 	};
 	const time = (item: IDataObject) => times.get(item) ?? parse(item);
 	const compare = (a: IDataObject, b: IDataObject) => direction * (time(a) - time(b));
-	return Object.assign(compare, { prepare: (items: readonly IDataObject[]) => void items.forEach(time) });
+	return Object.assign(compare, { key: (item: IDataObject) => direction * time(item), prepare: (items: readonly IDataObject[]) => void items.forEach(time) });
 }

@@ -337,5 +337,10 @@ describe('the pieces', () => {
 		const out = merge(lists, order, (item) => tied.push(item.id));
 		expect(out.map((x) => x.id)).toEqual(['c', 'b', 'e', 'd', 'x', 'a']);
 		expect(tied).toEqual(['x']);
+		// The same with the order's numeric key, as the mail order gives one.
+		const keyed = [];
+		const byKey = merge(lists, Object.assign((a, b) => a.t - b.t, { key: (item) => item.t }), (item) => keyed.push(item.id));
+		expect(byKey.map((x) => x.id)).toEqual(out.map((x) => x.id));
+		expect(keyed).toEqual(['x']);
 	});
 });

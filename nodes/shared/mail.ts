@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MAIL_STATUSES, MAIL_TYPES, SCAN_STATUSES } from './constants';
 import { folderLocator, optionsOf, PERIOD_OPTIONS, SORT_FILTER } from './descriptions';
-import type { ItemOrder, Query, SplitDimension } from './transport';
+import type { Query, SplitDimension } from './transport';
 
 /** The GET /v1/mails filters, offered by Get Many and the poll trigger alike. */
 export const MAIL_FILTERS: INodeProperties[] = [
@@ -94,18 +94,17 @@ export const MAIL_SPLITS: readonly SplitDimension[] = [
  * the spec) comes first newest first and last oldest first, as if it arrived after everything
  * else (how a database orders nulls in a descending sort).
  */
-export function mailOrder(sort: string): ItemOrder {
+export function mailOrder(sort: string): (a: IDataObject, b: IDataObject) => number {
 	const direction = sort === 'oldest' ? 1 : -1;
-	// Each item's arrival parsed once: a merge of 10,000 items compares each many times. A concurrent
-	// read hands each page to `prepare` as it arrives, so the parsing is not left to the merge.
+	// Each item's arrival parsed once: a merge of 10,000 items compares each many times.
 	const times = new WeakMap<IDataObject, number>();
-	const parse = (item: IDataObject) => {
-		const date = Date.parse(String(item.arrival_date ?? ''));
-		const parsed = Number.isNaN(date) ? Number.MAX_SAFE_INTEGER : date;
-		times.set(item, parsed);
+	const time = (item: IDataObject) => {
+		let parsed = times.get(item);
+		if (parsed === undefined) {
+			const date = Date.parse(String(item.arrival_date ?? ''));
+			times.set(item, (parsed = Number.isNaN(date) ? Number.MAX_SAFE_INTEGER : date));
+		}
 		return parsed;
 	};
-	const time = (item: IDataObject) => times.get(item) ?? parse(item);
-	const compare = (a: IDataObject, b: IDataObject) => direction * (time(a) - time(b));
-	return Object.assign(compare, { key: (item: IDataObject) => direction * time(item), prepare: (items: readonly IDataObject[]) => void items.forEach(time) });
+	return (a, b) => direction * (time(a) - time(b));
 }

@@ -328,19 +328,4 @@ describe('the pieces', () => {
 		const lists = [[{ id: '1', t: 1 }, { id: '4', t: 4 }], [{ id: '2', t: 2 }, { id: '3', t: 2 }], []];
 		expect(merge(lists, order).map((x) => x.id)).toEqual(['1', '2', '3', '4']);
 	});
-
-	test('merge reports an item whose time another list\'s head shares, and only that one', () => {
-		const order = (a, b) => a.t - b.t;
-		const tied = [];
-		// 'a' and 'x' tie only with each other while 'c' (earlier) goes first; 'b' ties with nothing.
-		const lists = [[{ id: 'b', t: 2 }, { id: 'x', t: 5 }], [{ id: 'c', t: 1 }, { id: 'd', t: 3 }], [{ id: 'e', t: 2.5 }, { id: 'a', t: 5 }]];
-		const out = merge(lists, order, (item) => tied.push(item.id));
-		expect(out.map((x) => x.id)).toEqual(['c', 'b', 'e', 'd', 'x', 'a']);
-		expect(tied).toEqual(['x']);
-		// The same with the order's numeric key, as the mail order gives one.
-		const keyed = [];
-		const byKey = merge(lists, Object.assign((a, b) => a.t - b.t, { key: (item) => item.t }), (item) => keyed.push(item.id));
-		expect(byKey.map((x) => x.id)).toEqual(out.map((x) => x.id));
-		expect(keyed).toEqual(['x']);
-	});
 });

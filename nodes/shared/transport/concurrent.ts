@@ -8,17 +8,6 @@ import { planParts, type SplitDimension } from './partition';
 import type { RequestPool } from './pool';
 import { addedFilters, partLabel, type Query } from './query';
 
-/**
- * The API's order of a list, as a comparator. Optional, for speed only: `key`, a number per item
- * that sorts (ascending) as the comparator does, lets the merge compare numbers; `prepare` is
- * handed each page as it arrives, so per-item work (parsing a date) is done while the read waits
- * on the network rather than in the merge at its end.
- */
-export type ItemOrder = ((a: IDataObject, b: IDataObject) => number) & {
-	key?: (item: IDataObject) => number;
-	prepare?: (items: readonly IDataObject[]) => void;
-};
-
 export interface ConcurrentReadOptions {
 	itemIndex?: number;
 	pool: RequestPool;
@@ -29,7 +18,7 @@ export interface ConcurrentReadOptions {
 	/** The query added to read a part from its other end (the reverse sort). */
 	reverseQuery: Query;
 	/** The API's order, total (ties broken), to merge the parts. */
-	order: ItemOrder;
+	order: (a: IDataObject, b: IDataObject) => number;
 	/** Splits a part that one query cannot reach from both ends (past 2 × the depth limit). */
 	refine: (leaf: { query: Query; first: Page }) => Promise<Array<{ query: Query; first: Page }>>;
 }
@@ -147,8 +136,7 @@ async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page
 	const tied = { at: undefined as IDataObject | undefined };
 	const items = lists.length === 1 ? lists[0] : merge(lists, options.order, (item) => (tied.at ??= item));
 	if (tied.at && total <= 2 * DEPTH_LIMIT) return { ties: `items of different parts arrived at the same instant (${String(tied.at.id)})` };
-	const ids = new Set<unknown>();
-	for (const item of items) ids.add(item.id);
+	const ids = new Set(items.map((item) => item.id));
 	if (ids.size !== total || items.length !== total) return { changed: `${total} items matched when the read began, ${ids.size} different items were read` };
 	return items;
 }
@@ -196,7 +184,6 @@ async function readPart(
 				if (claimed) state.claimed -= PAGE_SIZE_MAX;
 				claimed = false;
 				for (const item of page.data) items.push(item);
-				options.order.prepare?.(page.data);
 				last = page;
 				state.read += page.data.length;
 				totals.push(page.total_count);
@@ -271,38 +258,18 @@ async function readPart(
  * Pure: merge lists each already in `order` into one list in `order` (stable: earlier lists first
  * on ties). `onTie` hears of an item tied with the head of another list: their order is not known.
  */
-export function merge(lists: IDataObject[][], order: ItemOrder, onTie: (item: IDataObject) => void = () => {}): IDataObject[] {
-	const open = lists.filter((list) => list.length > 0);
-	if (open.length === 1) return open[0].slice();
-	const out: IDataObject[] = new Array(open.reduce((n, list) => n + list.length, 0));
-	const at = open.map(() => 0);
-	// Each list's head compared by its key when the order has one (worked out once per item), else
-	// by the comparator.
-	const key = order.key;
-	const heads = key ? open.map((list) => key(list[0])) : [];
-	const compare = key ? (k: number, best: number) => heads[k] - heads[best] : (k: number, best: number) => order(open[k][at[k]], open[best][at[best]]);
-	for (let n = 0; n < out.length; n++) {
-		// One pass finds the head that goes first (the earliest list among equals) and whether a
-		// later list's head ties with it: a head before it cannot tie, it would have gone first.
+export function merge(lists: IDataObject[][], order: (a: IDataObject, b: IDataObject) => number, onTie: (item: IDataObject) => void = () => {}): IDataObject[] {
+	const out: IDataObject[] = [];
+	const at = lists.map(() => 0);
+	for (;;) {
 		let best = -1;
-		let tie = false;
-		for (let k = 0; k < open.length; k++) {
-			if (at[k] === open[k].length) continue;
-			if (best < 0) {
-				best = k;
-				continue;
-			}
-			const c = compare(k, best);
-			if (c < 0) {
-				best = k;
-				tie = false;
-			} else if (c === 0) tie = true;
+		for (let k = 0; k < lists.length; k++) {
+			if (at[k] < lists[k].length && (best < 0 || order(lists[k][at[k]], lists[best][at[best]]) < 0)) best = k;
 		}
-		if (tie) onTie(open[best][at[best]]);
-		out[n] = open[best][at[best]++];
-		if (key && at[best] < open[best].length) heads[best] = key(open[best][at[best]]);
+		if (best < 0) return out;
+		for (let k = best + 1; k < lists.length; k++) if (at[k] < lists[k].length && order(lists[k][at[k]], lists[best][at[best]]) === 0) onTie(lists[best][at[best]]);
+		out.push(lists[best][at[best]++]);
 	}
-	return out;
 }
 
 /** Wait for every promise (no request keeps running after a failure), then throw the first failure. */

@@ -1,4 +1,3 @@
-export type { ItemOrder } from './concurrent';
 export * from './credentials';
 export * from './deadline';
 export * from './download';

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../constants';
 import { partLabel, type Query } from './query';
 import type { ApiContext } from './credentials';
-import { CHANGED_ADVICE, type ItemOrder, readConcurrently } from './concurrent';
+import { CHANGED_ADVICE, readConcurrently } from './concurrent';
 import { divideQuery, type SplitDimension } from './partition';
 import { RequestPool } from './pool';
 import { eachPage, getPage, type Page } from './pages';
@@ -18,7 +18,7 @@ export interface ListOptions {
 	/** Which filters the user can narrow with, for the depth-limit error. */
 	narrowHint?: string;
 	/** The API's order, total (ties broken), to merge results after a split. */
-	order?: ItemOrder;
+	order?: (a: IDataObject, b: IDataObject) => number;
 	/** Added to each part's query after a split, so every part comes back in one known order. */
 	splitQuery?: Query;
 	/** Added to a query to read it from its other end (the reverse sort); lists without one are read from the front only. */

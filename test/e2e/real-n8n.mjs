@@ -15,16 +15,25 @@ export const OWNER = { email: 'owner@vmb.local', password: 'Simulator-Passw0rd!'
 /** require() from inside the runtime's own node_modules (bcryptjs, flatted ship with n8n). */
 const runtimeRequire = (id) => createRequire(path.join(describeRuntime().dir, 'package.json'))(id);
 
+// A port handed out here is free when asked, but the process it is for may bind it only later:
+// never hand it out twice, or a cluster's worker and another process's task broker can meet on it.
+const handedOut = new Set();
 export async function freePort() {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
+	for (;;) {
+		const port = await new Promise((resolve, reject) => {
+			const server = net.createServer();
+			server.unref();
+			server.on('error', reject);
+			server.listen(0, '127.0.0.1', () => {
+				const { port: free } = server.address();
+				server.close(() => resolve(free));
+			});
 		});
-	});
+		if (!handedOut.has(port)) {
+			handedOut.add(port);
+			return port;
+		}
+	}
 }
 
 /**

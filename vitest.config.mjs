@@ -11,17 +11,63 @@ export default defineConfig({
 		pool: 'forks',
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
-		reporters: ['default', ['json', { outputFile: `test-artifacts/results/${runtime}+${coreLine}.json` }]],
+		reporters: [
+			'default',
+			['json', { outputFile: `test-artifacts/results/${runtime}+${coreLine}.json` }],
+		],
 		projects: [
 			// With VMB_N8N_CORE, that n8n-core line is installed and given a copy of the build first.
-			{ extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.mjs'], globalSetup: ['test/setup/unit-setup.mjs'], setupFiles: ['test/setup/conformance-hooks.mjs'] } },
+			{
+				extends: true,
+				test: {
+					name: 'unit',
+					include: ['test/unit/**/*.test.mjs'],
+					globalSetup: ['test/setup/unit-setup.mjs'],
+					setupFiles: ['test/setup/conformance-hooks.mjs'],
+				},
+			},
 			// Real n8n and Chromium are installed (or the run stops with the cause) before any e2e test.
-			{ extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.mjs'], globalSetup: ['test/setup/e2e-setup.mjs'], setupFiles: ['test/setup/conformance-hooks.mjs'], testTimeout: 300_000, pool: 'forks', poolOptions: { forks: { singleFork: true } } } },
+			{
+				extends: true,
+				test: {
+					name: 'e2e',
+					include: ['test/e2e/**/*.test.mjs'],
+					globalSetup: ['test/setup/e2e-setup.mjs'],
+					setupFiles: ['test/setup/conformance-hooks.mjs'],
+					testTimeout: 300_000,
+					pool: 'forks',
+					poolOptions: { forks: { singleFork: true } },
+				},
+			},
 			// Queue mode (Postgres, Redis, main, two workers, two webhook processes): after the others,
 			// so its five n8n processes do not share two cores with the e2e instance.
-			{ extends: true, test: { name: 'queue', include: ['test/queue/**/*.test.mjs'], globalSetup: ['test/setup/queue-setup.mjs'], setupFiles: ['test/setup/conformance-hooks.mjs'], testTimeout: 600_000, hookTimeout: 900_000, pool: 'forks', poolOptions: { forks: { singleFork: true } }, sequence: { groupOrder: 1 } } },
+			{
+				extends: true,
+				test: {
+					name: 'queue',
+					include: ['test/queue/**/*.test.mjs'],
+					globalSetup: ['test/setup/queue-setup.mjs'],
+					setupFiles: ['test/setup/conformance-hooks.mjs'],
+					testTimeout: 600_000,
+					hookTimeout: 900_000,
+					pool: 'forks',
+					poolOptions: { forks: { singleFork: true } },
+					sequence: { groupOrder: 1 },
+				},
+			},
 			// The Poll Trigger's model checker (test/model): in-process and CPU-bound, last, alone.
-			{ extends: true, test: { name: 'model', include: ['test/model/**/*.test.mjs'], setupFiles: ['test/setup/conformance-hooks.mjs'], testTimeout: 300_000, pool: 'forks', poolOptions: { forks: { singleFork: true } }, sequence: { groupOrder: 2 } } },
+			{
+				extends: true,
+				test: {
+					name: 'model',
+					include: ['test/model/**/*.test.mjs'],
+					setupFiles: ['test/setup/conformance-hooks.mjs'],
+					testTimeout: 300_000,
+					pool: 'forks',
+					poolOptions: { forks: { singleFork: true } },
+					sequence: { groupOrder: 2 },
+				},
+			},
 		],
 	},
 });

@@ -35,4 +35,10 @@ for (let i = 0; i < 3; i++) {
 	runs.node.push(await peakHeap(() => nodeReturnAll(url)));
 }
 const median = (list, key) => list.map((r) => r[key]).sort((a, b) => a - b)[1];
-console.log(JSON.stringify({ bytes, bare: { peak: median(runs.bare, 'peak'), retained: median(runs.bare, 'retained') }, node: { peak: median(runs.node, 'peak'), retained: median(runs.node, 'retained') } }));
+console.log(
+	JSON.stringify({
+		bytes,
+		bare: { peak: median(runs.bare, 'peak'), retained: median(runs.bare, 'retained') },
+		node: { peak: median(runs.node, 'peak'), retained: median(runs.node, 'retained') },
+	}),
+);

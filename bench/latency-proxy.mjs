@@ -51,7 +51,9 @@ export async function startLatencyProxy({ target, rttMs = 40 }) {
  */
 export async function startLatencyProxyProcess({ target, rttMs = 40 }) {
 	const { fork } = await import('node:child_process');
-	const child = fork(new URL(import.meta.url).pathname, ['--serve', target, String(rttMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	const child = fork(new URL(import.meta.url).pathname, ['--serve', target, String(rttMs)], {
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
 	const ask = (message) =>
 		new Promise((resolve) => {
 			child.once('message', resolve);
@@ -66,13 +68,23 @@ export async function startLatencyProxyProcess({ target, rttMs = 40 }) {
 		rttMs,
 		/** Connections opened through the proxy so far. */
 		connections: async () => (await ask('connections')).connections,
-		close: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }),
+		close: () =>
+			new Promise((resolve) => {
+				child.once('exit', resolve);
+				child.kill('SIGTERM');
+			}),
 	};
 }
 
 if (process.argv[2] === '--serve') {
-	const proxy = await startLatencyProxy({ target: process.argv[3], rttMs: Number(process.argv[4]) });
-	process.on('message', (message) => message === 'connections' && process.send({ connections: proxy.connections() }));
+	const proxy = await startLatencyProxy({
+		target: process.argv[3],
+		rttMs: Number(process.argv[4]),
+	});
+	process.on(
+		'message',
+		(message) => message === 'connections' && process.send({ connections: proxy.connections() }),
+	);
 	process.on('SIGTERM', () => proxy.close().then(() => process.exit(0)));
 	process.send({ url: proxy.url });
 }

@@ -21,13 +21,18 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 async function measure(confirm, maxParallelRequests) {
 	sim.requests.length = 0;
 	const began = performance.now();
-	const items = await nodeReturnAll(sim.url, { maxParallelRequests, confirmListUnchanged: confirm });
+	const items = await nodeReturnAll(sim.url, {
+		maxParallelRequests,
+		confirmListUnchanged: confirm,
+	});
 	const ms = performance.now() - began;
 	if (items.length !== COUNT) throw new Error(`read ${items.length} items, expected ${COUNT}`);
 	return { ms, requests: sim.requests.filter((r) => r.path === '/v1/mails').length };
 }
 
-console.log(`Return All of ${COUNT} mail items, ${LATENCY_MS} ms per answer, median of ${ROUNDS} runs each (baseline = the default, one read)`);
+console.log(
+	`Return All of ${COUNT} mail items, ${LATENCY_MS} ms per answer, median of ${ROUNDS} runs each (baseline = the default, one read)`,
+);
 for (const maxParallelRequests of [1, 6]) {
 	const runs = { off: [], on: [] };
 	await measure(true, maxParallelRequests); // warm-up
@@ -35,8 +40,14 @@ for (const maxParallelRequests of [1, 6]) {
 		runs.off.push(await measure(false, maxParallelRequests));
 		runs.on.push(await measure(true, maxParallelRequests));
 	}
-	const off = { ms: median(runs.off.map((r) => r.ms)), requests: median(runs.off.map((r) => r.requests)) };
-	const on = { ms: median(runs.on.map((r) => r.ms)), requests: median(runs.on.map((r) => r.requests)) };
+	const off = {
+		ms: median(runs.off.map((r) => r.ms)),
+		requests: median(runs.off.map((r) => r.requests)),
+	};
+	const on = {
+		ms: median(runs.on.map((r) => r.ms)),
+		requests: median(runs.on.map((r) => r.requests)),
+	};
 	console.log(
 		`Max Parallel Requests ${maxParallelRequests}: baseline ${off.requests} requests, ${Math.round(off.ms)} ms; confirmed ${on.requests} requests, ${Math.round(on.ms)} ms; ratio ${(on.requests / off.requests).toFixed(2)}x requests, ${(on.ms / off.ms).toFixed(2)}x time`,
 	);

@@ -7,8 +7,14 @@ import { nodeReturnAll } from './return-all.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = 4900 + Math.floor(Math.random() * 90);
-const child = fork(path.join(ROOT, 'test/simulator/cli.mjs'), ['--port', String(port), '--count', '10000'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-await new Promise((resolve) => child.stdout.on('data', (d) => d.toString().includes('simulator on') && resolve()));
+const child = fork(
+	path.join(ROOT, 'test/simulator/cli.mjs'),
+	['--port', String(port), '--count', '10000'],
+	{ stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
+);
+await new Promise((resolve) =>
+	child.stdout.on('data', (d) => d.toString().includes('simulator on') && resolve()),
+);
 for (let i = 0; i < 6; i++) {
 	const t = performance.now();
 	const items = await nodeReturnAll(`http://127.0.0.1:${port}`);

@@ -10,7 +10,10 @@ export async function bareLoop(url) {
 	let requests = 0;
 	const kept = [];
 	do {
-		const response = await fetch(`${url}/v1/mails?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${API_KEY}` } });
+		const response = await fetch(
+			`${url}/v1/mails?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+			{ headers: { authorization: `Bearer ${API_KEY}` } },
+		);
 		const text = await response.text();
 		bytes += Buffer.byteLength(text);
 		requests++;
@@ -27,12 +30,31 @@ export async function bareLoop(url) {
  */
 export async function helperLoop(url) {
 	const floorType = {
-		description: { displayName: 'Floor', name: 'bench.floor', group: ['transform'], version: 1, description: '', defaults: { name: 'Floor' }, inputs: ['main'], outputs: ['main'], credentials: [{ name: 'virtualMailboxApi', required: true }], properties: [] },
+		description: {
+			displayName: 'Floor',
+			name: 'bench.floor',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Floor' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: 'virtualMailboxApi', required: true }],
+			properties: [],
+		},
 		async execute() {
 			const out = [];
 			let cursor;
 			do {
-				const page = await this.helpers.httpRequestWithAuthentication.call(this, 'virtualMailboxApi', { method: 'GET', url: `${url}/v1/mails?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, json: true });
+				const page = await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					'virtualMailboxApi',
+					{
+						method: 'GET',
+						url: `${url}/v1/mails?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+						json: true,
+					},
+				);
 				for (const json of page.data) out.push({ json, pairedItem: { item: 0 } });
 				cursor = page.next_cursor;
 			} while (cursor);
@@ -40,13 +62,23 @@ export async function helperLoop(url) {
 		},
 	};
 	const credentials = { ...DEFAULT_CREDENTIALS, baseUrl: url, apiKey: API_KEY };
-	return (await runNode({ parameters: {}, credentials, type: 'bench.floor', extraTypes: { 'bench.floor': floorType } })).items;
+	return (
+		await runNode({
+			parameters: {},
+			credentials,
+			type: 'bench.floor',
+			extraTypes: { 'bench.floor': floorType },
+		})
+	).items;
 }
 
 /** The action node's Mail → Get Many with Return All, run by n8n's own execution code. */
 export async function nodeReturnAll(url, options = {}) {
 	const credentials = { ...DEFAULT_CREDENTIALS, baseUrl: url, apiKey: API_KEY };
-	const { items, error } = await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: {}, options }, credentials });
+	const { items, error } = await runNode({
+		parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: {}, options },
+		credentials,
+	});
 	if (error) throw error;
 	return items;
 }

@@ -16,10 +16,12 @@ export class VirtualMailboxApi implements ICredentialType {
 
 	displayName = 'Virtual Mailbox API';
 
-	icon: Icon = { light: 'file:../icons/virtualMailbox.svg', dark: 'file:../icons/virtualMailbox.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/virtualMailbox.svg',
+		dark: 'file:../icons/virtualMailbox.dark.svg',
+	};
 
-	documentationUrl =
-		'https://github.com/virtual-mailbox/n8n-nodes-virtual-mailbox#credentials';
+	documentationUrl = 'https://github.com/virtual-mailbox/n8n-nodes-virtual-mailbox#credentials';
 
 	// Each field's help is a hint, shown under it (a description shows only on hover). The provider
 	// does not publish its key prefixes (spec, Authentication: "a live prefix", "a test prefix"), so
@@ -30,9 +32,21 @@ export class VirtualMailboxApi implements ICredentialType {
 			name: 'environment',
 			type: 'options',
 			options: [
-				{ name: 'Production', value: 'production', description: 'Your live mailbox, with a production (live) key' },
-				{ name: 'Sandbox', value: 'sandbox', description: "The provider's test server, with a sandbox (test) key" },
-				{ name: 'Custom', value: 'custom', description: 'Another base URL: the local simulator of npm run dev, or a proxy' },
+				{
+					name: 'Production',
+					value: 'production',
+					description: 'Your live mailbox, with a production (live) key',
+				},
+				{
+					name: 'Sandbox',
+					value: 'sandbox',
+					description: "The provider's test server, with a sandbox (test) key",
+				},
+				{
+					name: 'Custom',
+					value: 'custom',
+					description: 'Another base URL: the local simulator of npm run dev, or a proxy',
+				},
 			],
 			default: 'production',
 			hint: 'Production for your real mail; Sandbox to try requests on test data; Custom for the local simulator or a proxy',
@@ -69,7 +83,8 @@ export class VirtualMailboxApi implements ICredentialType {
 			name: 'webhookRotation',
 			type: 'boolean',
 			default: false,
-			description: 'Whether you just clicked "Reset Secret" in the dashboard: deliveries signed with the previous secret are then still accepted until you turn this off',
+			description:
+				'Whether you just clicked "Reset Secret" in the dashboard: deliveries signed with the previous secret are then still accepted until you turn this off',
 			hint: 'On right after "Reset Secret" in the dashboard, with the old secret below: deliveries signed with either secret are accepted. Turn it off once deliveries signed with the old secret have stopped.',
 		},
 		{

@@ -13,25 +13,46 @@ function rowOf(file) {
 	const [runtimeName, coreLine] = path.basename(file, '.json').split('+');
 	const result = JSON.parse(fs.readFileSync(file, 'utf8'));
 	const runtime = describeRuntime(runtimeName);
-	const core = coreLine === 'devDependencies' ? pinned('package.json', 'devDependencies')['n8n-core'] : pinned(`test/cores/${coreLine}/package.json`, 'dependencies')['n8n-core'];
+	const core =
+		coreLine === 'devDependencies'
+			? pinned('package.json', 'devDependencies')['n8n-core']
+			: pinned(`test/cores/${coreLine}/package.json`, 'dependencies')['n8n-core'];
 	const count = (project) => {
 		const files = result.testResults.filter((t) => t.name.includes(`/test/${project}/`));
 		const tests = files.flatMap((t) => t.assertionResults);
-		return { passed: tests.filter((t) => t.status === 'passed').length, failed: tests.filter((t) => t.status === 'failed').length, total: tests.length };
+		return {
+			passed: tests.filter((t) => t.status === 'passed').length,
+			failed: tests.filter((t) => t.status === 'failed').length,
+			total: tests.length,
+		};
 	};
 	const unit = count('unit');
 	const e2e = count('e2e');
 	const queue = count('queue');
-	const ok = result.success && unit.failed === 0 && e2e.failed === 0 && queue.failed === 0 && unit.total > 0 && e2e.total > 0;
+	const ok =
+		result.success &&
+		unit.failed === 0 &&
+		e2e.failed === 0 &&
+		queue.failed === 0 &&
+		unit.total > 0 &&
+		e2e.total > 0;
 	return {
 		ok,
 		line: `| n8n ${runtime.n8nVersion} | Node ${runtime.nodeVersion} | n8n-core ${core} on Node ${process.versions.node} | ${unit.passed}/${unit.total} | ${e2e.passed}/${e2e.total} | ${queue.total ? `${queue.passed}/${queue.total}` : 'not run'} | ${ok ? 'passed' : 'FAILED'} | ${new Date(result.startTime).toISOString().slice(0, 10)} |`,
 	};
 }
 
-const files = fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS).filter((f) => f.endsWith('.json')).sort().reverse() : [];
+const files = fs.existsSync(RESULTS)
+	? fs
+			.readdirSync(RESULTS)
+			.filter((f) => f.endsWith('.json'))
+			.sort()
+			.reverse()
+	: [];
 if (files.length === 0) {
-	console.error('No results in test-artifacts/results: run npm test (and npm run test:n8n-1) first.');
+	console.error(
+		'No results in test-artifacts/results: run npm test (and npm run test:n8n-1) first.',
+	);
 	process.exit(1);
 }
 const rows = files.map((f) => rowOf(path.join(RESULTS, f)));
@@ -46,8 +67,12 @@ if (process.argv.includes('--write')) {
 	const text = fs.readFileSync(readme, 'utf8');
 	const start = '<!-- compatibility:start -->';
 	const end = '<!-- compatibility:end -->';
-	if (!text.includes(start) || !text.includes(end)) throw new Error('README.md has no compatibility markers');
-	fs.writeFileSync(readme, `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`);
+	if (!text.includes(start) || !text.includes(end))
+		throw new Error('README.md has no compatibility markers');
+	fs.writeFileSync(
+		readme,
+		`${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`,
+	);
 	console.log('README.md updated.');
 }
 process.exit(rows.every((r) => r.ok) ? 0 : 1);

@@ -15,12 +15,19 @@ import { followTriggers } from './simulator/follow-triggers.mjs';
 import { devSimulatorOptions, followableLogging } from './simulator/dev-session.mjs';
 import { OWNER, startN8n } from './e2e/real-n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
-import { DEV_SAMPLES, devWorkflows, examplesHome, triggeredExamples, UNPUBLISHED_IN_DEV } from './e2e/examples.mjs';
+import {
+	DEV_SAMPLES,
+	devWorkflows,
+	examplesHome,
+	triggeredExamples,
+	UNPUBLISHED_IN_DEV,
+} from './e2e/examples.mjs';
 import { ensureRuntime } from './setup/n8n-runtime.mjs';
 import { startCluster } from './queue/cluster.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HOME = process.env.VMB_DEV_HOME ?? path.join(os.homedir(), '.cache', 'n8n-nodes-virtual-mailbox', 'dev');
+const HOME =
+	process.env.VMB_DEV_HOME ?? path.join(os.homedir(), '.cache', 'n8n-nodes-virtual-mailbox', 'dev');
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SIM_PORT = Number(process.env.SIM_PORT ?? 4010);
 const say = (line) => process.stdout.write(`${line}\n`);
@@ -43,8 +50,13 @@ try {
 	// First run on a machine: installs the pinned n8n and its Node (about 4 minutes, with progress).
 	const runtime = await ensureRuntime({ log: say });
 	say('Building the package…');
-	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
-	const watch = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], { cwd: ROOT, stdio: 'ignore' });
+	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+		throw new Error('build failed');
+	const watch = spawn(
+		path.join(ROOT, 'node_modules', '.bin', 'tsc'),
+		['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'],
+		{ cwd: ROOT, stdio: 'ignore' },
+	);
 	stoppers.push(async () => watch.kill());
 
 	// A new session of the dev home: no mail or scan id an earlier run delivered to n8n comes again.
@@ -59,7 +71,9 @@ try {
 	const firstRun = QUEUE || !fs.existsSync(path.join(userFolder, '.vmb-imported'));
 	const workflows = devWorkflows(scansDir);
 	// n8n's output tells which triggers are active or listening; the simulator subscribes their URLs.
-	const follower = followTriggers(sim.url, { onError: (error) => say(`Simulator could not follow a trigger: ${error.message}`) });
+	const follower = followTriggers(sim.url, {
+		onError: (error) => say(`Simulator could not follow a trigger: ${error.message}`),
+	});
 	const n8nLog = (line) => {
 		follower.line(line);
 		if (process.env.VMB_DEV_VERBOSE) say(line);
@@ -67,28 +81,34 @@ try {
 	const published = workflows.filter((w) => w.path && w.workflow.active);
 	let cluster;
 	if (QUEUE) {
-		say('Starting PostgreSQL, Redis and n8n in queue mode (a main, two workers, two webhook processes)…');
+		say(
+			'Starting PostgreSQL, Redis and n8n in queue mode (a main, two workers, two webhook processes)…',
+		);
 		cluster = await startCluster({
 			mainPort: N8N_PORT,
 			env: n8nEnv,
 			credentials: [credentialFor(sim)],
 			workflows: workflows.map((w) => w.workflow),
 			waitForWebhooks: published.map((w) => w.path),
-			log: (line) => (line.startsWith('[main] ') ? n8nLog(line) : process.env.VMB_DEV_VERBOSE && say(line)),
+			log: (line) =>
+				line.startsWith('[main] ') ? n8nLog(line) : process.env.VMB_DEV_VERBOSE && say(line),
 		});
 		stoppers.push(() => cluster.stop());
 	}
-	if (!QUEUE) say(firstRun ? 'Starting n8n and importing the demo workflows (first run)…' : 'Starting n8n…');
-	const n8n = cluster?.main ?? await startN8n({
-		userFolder,
-		port: N8N_PORT,
-		dev: true,
-		credentials: firstRun ? [credentialFor(sim)] : [],
-		workflows: firstRun ? workflows.map((w) => w.workflow) : [],
-		waitForWebhooks: published.map((w) => w.path),
-		env: n8nEnv,
-		log: n8nLog,
-	});
+	if (!QUEUE)
+		say(firstRun ? 'Starting n8n and importing the demo workflows (first run)…' : 'Starting n8n…');
+	const n8n =
+		cluster?.main ??
+		(await startN8n({
+			userFolder,
+			port: N8N_PORT,
+			dev: true,
+			credentials: firstRun ? [credentialFor(sim)] : [],
+			workflows: firstRun ? workflows.map((w) => w.workflow) : [],
+			waitForWebhooks: published.map((w) => w.path),
+			env: n8nEnv,
+			log: n8nLog,
+		}));
 	if (!QUEUE) {
 		stoppers.push(() => n8n.stop());
 		fs.writeFileSync(path.join(userFolder, '.vmb-imported'), new Date().toISOString());
@@ -105,8 +125,12 @@ n8n ${runtime.n8nVersion} is running with the Virtual Mailbox nodes:  ${n8n.base
   login:     ${OWNER.email}
   password:  ${OWNER.password}
 Local simulator of the API:                     ${sim.url}  (credential "Virtual Mailbox (local simulator)")
-Saved scans go to:                              ${scansDir}${QUEUE ? `
-Queue mode: load balancer ${cluster.balancerBase} (WEBHOOK_URL: Production URLs to the webhook processes ${cluster.webhookBases.join(', ')}, Test URLs to the main); two workers; data in ${cluster.root} (removed at exit)` : ''}
+Saved scans go to:                              ${scansDir}${
+		QUEUE
+			? `
+Queue mode: load balancer ${cluster.balancerBase} (WEBHOOK_URL: Production URLs to the webhook processes ${cluster.webhookBases.join(', ')}, Test URLs to the main); two workers; data in ${cluster.root} (removed at exit)`
+			: ''
+	}
 
 Mailroom (log mail, request and complete scans, ship; the deliveries and their answers):
   ${sim.url}/mailroom
@@ -118,7 +142,13 @@ Make things happen (or use the mailroom page):
 ${DEV_SAMPLES.map((s) => `  ${s.shows}:\n    curl -X POST ${sim.url}/_control/mail -d '${JSON.stringify(s.body)}'`).join('\n')}
   a scan completed (scan ids: the mailroom's Scans table, where "Request scan" makes one):
     curl -X POST ${sim.url}/_control/scans/<scan id>/status -d '{"status":"COMPLETED"}'
-${triggeredExamples().filter((w) => UNPUBLISHED_IN_DEV.includes(w.file)).map((w) => `"${w.workflow.name}" is not published (it would file the same mail as the rules): publish it and unpublish "file mail by rules" to try it.`).join('\n')}
+${triggeredExamples()
+	.filter((w) => UNPUBLISHED_IN_DEV.includes(w.file))
+	.map(
+		(w) =>
+			`"${w.workflow.name}" is not published (it would file the same mail as the rules): publish it and unpublish "file mail by rules" to try it.`,
+	)
+	.join('\n')}
 ${QUEUE ? 'Restart to load a rebuilt package.' : 'Rebuilds on save reload the nodes.'} Ctrl-C stops n8n and the simulator.`);
 } catch (error) {
 	say(`npm run dev failed: ${error.message}`);

@@ -11,10 +11,18 @@ class BenchFloorTrigger {
 			defaults: { name: 'Bench Floor Trigger' },
 			inputs: [],
 			outputs: ['main'],
-			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+			webhooks: [
+				{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			],
 			properties: [],
 		};
-		this.webhookMethods = { default: { checkExists: async () => true, create: async () => true, delete: async () => true } };
+		this.webhookMethods = {
+			default: {
+				checkExists: async () => true,
+				create: async () => true,
+				delete: async () => true,
+			},
+		};
 	}
 
 	async webhook() {

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as account from './actions/account/Account.resource';
@@ -9,19 +14,30 @@ import * as mail from './actions/mail/Mail.resource';
 import { router } from './actions/router';
 import * as scan from './actions/scan/Scan.resource';
 import * as shipment from './actions/shipment/Shipment.resource';
-import { searchAddresses, searchBankAccounts, searchFolders, searchMails, searchScans, searchShipments } from './methods/listSearch';
+import {
+	searchAddresses,
+	searchBankAccounts,
+	searchFolders,
+	searchMails,
+	searchScans,
+	searchShipments,
+} from './methods/listSearch';
 
 export class VirtualMailbox implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Virtual Mailbox',
 		name: 'virtualMailbox',
-		icon: { light: 'file:../../icons/virtualMailbox.svg', dark: 'file:../../icons/virtualMailbox.dark.svg' },
+		icon: {
+			light: 'file:../../icons/virtualMailbox.svg',
+			dark: 'file:../../icons/virtualMailbox.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		// The operation in words ("move to folder: mail", "get many: scan"), not its saved value.
 		subtitle:
 			'={{ ({ "mail:update": "move to folder", "mail:getAll": "get many", "scan:create": "request" })[$parameter["resource"] + ":" + $parameter["operation"]] ?? $parameter["operation"].replace(/([A-Z])/g, " $1").toLowerCase() }}: {{ $parameter["resource"] }}',
-		description: 'Read and act on virtual mailbox mail: list and file mail, scans, shipments, folders, addresses and bank accounts',
+		description:
+			'Read and act on virtual mailbox mail: list and file mail, scans, shipments, folders, addresses and bank accounts',
 		defaults: { name: 'Virtual Mailbox' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -55,7 +71,14 @@ export class VirtualMailbox implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchAddresses, searchBankAccounts, searchFolders, searchMails, searchScans, searchShipments },
+		listSearch: {
+			searchAddresses,
+			searchBankAccounts,
+			searchFolders,
+			searchMails,
+			searchScans,
+			searchShipments,
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,7 +1,21 @@
-import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { attachFile, attachLink, downloadFileOption, downloadScanFile, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
+import {
+	attachFile,
+	attachLink,
+	downloadFileOption,
+	downloadScanFile,
+	maxBytesOf,
+	maxFileSizeOption,
+	outputFieldOption,
+} from '../shared/files';
 import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { pollsInFlight } from '../shared/state/pollsInFlight';
 import { retryPolicy } from '../shared/state/retryPolicy';
@@ -46,11 +60,15 @@ export class VirtualMailboxPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Virtual Mailbox Poll Trigger',
 		name: 'virtualMailboxPollTrigger',
-		icon: { light: 'file:../../icons/virtualMailbox.svg', dark: 'file:../../icons/virtualMailbox.dark.svg' },
+		icon: {
+			light: 'file:../../icons/virtualMailbox.svg',
+			dark: 'file:../../icons/virtualMailbox.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["event"]}}',
-		description: 'Starts the workflow when new mail arrives or a scan completes, by checking the mailbox on a schedule (no webhook plan needed)',
+		description:
+			'Starts the workflow when new mail arrives or a scan completes, by checking the mailbox on a schedule (no webhook plan needed)',
 		defaults: { name: 'Virtual Mailbox Poll Trigger' },
 		polling: true,
 		inputs: [],
@@ -63,9 +81,21 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				type: 'options',
 				default: 'new-mail',
 				options: [
-					{ name: 'New Mail', value: 'new-mail', description: 'A mail item arrived (optionally only those matching the filters)' },
-					{ name: 'Open Completed', value: 'open-completed', description: 'An open-and-scan request finished' },
-					{ name: 'Scan Completed', value: 'scan-completed', description: 'A scan request finished' },
+					{
+						name: 'New Mail',
+						value: 'new-mail',
+						description: 'A mail item arrived (optionally only those matching the filters)',
+					},
+					{
+						name: 'Open Completed',
+						value: 'open-completed',
+						description: 'An open-and-scan request finished',
+					},
+					{
+						name: 'Scan Completed',
+						value: 'scan-completed',
+						description: 'A scan request finished',
+					},
 				],
 			},
 			ruleValuesNotice({ mail: true, scan: true, shipment: false }),
@@ -77,7 +107,9 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				default: {},
 				displayOptions: { show: { event: ['new-mail'] } },
 				// Newest-first order and the whole mailbox period are the trigger's own business.
-				options: MAIL_FILTERS.filter((filter) => ['mailType', 'scanStatus', 'search', 'status'].includes(filter.name)),
+				options: MAIL_FILTERS.filter((filter) =>
+					['mailType', 'scanStatus', 'search', 'status'].includes(filter.name),
+				),
 			},
 			{
 				displayName: 'Options',
@@ -86,7 +118,9 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					downloadFileOption('Whether to download the envelope photo (new mail) or the scan file (completed scans) as binary data'),
+					downloadFileOption(
+						'Whether to download the envelope photo (new mail) or the scan file (completed scans) as binary data',
+					),
 					maxFileSizeOption({ displayOptions: { show: { downloadFile: [true] } } }),
 					outputFieldOption,
 				],
@@ -98,14 +132,20 @@ export class VirtualMailboxPollTrigger implements INodeType {
 		const event = this.getNodeParameter('event') as PollEvent;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const manual = this.getMode() === 'manual';
-		const query: Query = event === 'new-mail' ? { ...mailQuery(this.getNodeParameter('filters', {}) as IDataObject), sort: 'newest' } : {};
+		const query: Query =
+			event === 'new-mail'
+				? { ...mailQuery(this.getNodeParameter('filters', {}) as IDataObject), sort: 'newest' }
+				: {};
 		const key = `${this.getWorkflow().id ?? ''}|${this.getNode().id}`;
 		// One poll in flight per trigger: a second one would start from the same state and emit twice.
 		if (!manual && !pollsInFlight.start(key)) return null;
 		try {
 			const state = this.getWorkflowStaticData('node') as PollState;
 			if (!manual) {
-				const account = accountOf(this.getNode().credentials?.[CREDENTIAL_TYPE]?.id, await getApiCredentials.call(this));
+				const account = accountOf(
+					this.getNode().credentials?.[CREDENTIAL_TYPE]?.id,
+					await getApiCredentials.call(this),
+				);
 				const fingerprint = fingerprintOf(event, query, account);
 				if (state.fingerprint !== fingerprint) {
 					// Another credential or API key on the same server, and the same event and query:
@@ -114,13 +154,20 @@ export class VirtualMailboxPollTrigger implements INodeType {
 					// start over (prime), never replay. The account is asked only when it may have changed.
 					const change = changeOf(state.fingerprint, fingerprint);
 					const accountId = change.account === 'same' ? state.accountId : await accountIdOf(this);
-					const sameAccount = change.sameRead && change.account === 'credential' && accountId !== undefined && accountId === state.accountId;
+					const sameAccount =
+						change.sameRead &&
+						change.account === 'credential' &&
+						accountId !== undefined &&
+						accountId === state.accountId;
 					if (!sameAccount) for (const field of Object.keys(state)) delete state[field];
 					state.fingerprint = fingerprint;
 					if (accountId !== undefined) state.accountId = accountId;
 				}
 			}
-			const items = event === 'new-mail' ? await pollNewMail.call(this, state, query, manual) : await pollCompletions.call(this, event as CompletionEvent, state, manual);
+			const items =
+				event === 'new-mail'
+					? await pollNewMail.call(this, state, query, manual)
+					: await pollCompletions.call(this, event as CompletionEvent, state, manual);
 			if (items.length === 0) return null;
 			// The downloads are part of the poll: a poll n8n starts meanwhile returns nothing.
 			if (options.downloadFile) await attachFiles.call(this, event, items, options);
@@ -138,7 +185,12 @@ async function accountIdOf(ctx: IPollFunctions): Promise<string | undefined> {
 }
 
 /** Download File for one poll's items; a failure is written into its item, never lost. */
-async function attachFiles(this: IPollFunctions, event: PollEvent, items: INodeExecutionData[], options: IDataObject): Promise<void> {
+async function attachFiles(
+	this: IPollFunctions,
+	event: PollEvent,
+	items: INodeExecutionData[],
+	options: IDataObject,
+): Promise<void> {
 	const property = String(options.binaryPropertyName || 'data');
 	const maxBytes = maxBytesOf(options);
 	// One deadline for all of this poll's downloads (link requests included), not one per
@@ -152,9 +204,25 @@ async function attachFiles(this: IPollFunctions, event: PollEvent, items: INodeE
 		}
 		const fallbackName = `${event}-${String(item.json.id)}`;
 		const signal = deadline.signal;
-		if (event === 'new-mail') await attachLink.call(this, item, item.json.envelope_image_url, fallbackName, property, { maxBytes, signal });
-		else await attachFile.call(this, item, property, async () => await downloadScanFile.call(this, String(item.json.id), { fallbackName, maxBytes, signal }));
+		if (event === 'new-mail')
+			await attachLink.call(this, item, item.json.envelope_image_url, fallbackName, property, {
+				maxBytes,
+				signal,
+			});
+		else
+			await attachFile.call(
+				this,
+				item,
+				property,
+				async () =>
+					await downloadScanFile.call(this, String(item.json.id), {
+						fallbackName,
+						maxBytes,
+						signal,
+					}),
+			);
 		// Cut off by the poll's deadline (the link request or the file): say so, not what the cut looked like.
-		if (item.json.download_error !== undefined && deadline.signal.aborted) item.json.download_error = late;
+		if (item.json.download_error !== undefined && deadline.signal.aborted)
+			item.json.download_error = late;
 	}
 }

@@ -1,7 +1,16 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, eachPage, getPage, type Query, segment } from '../shared/transport';
-import { completionKey, createdMs, examineScans, isPending, MAX_EMITTED, newestOf, PENDING_STATUSES, type NewestScans } from './scans';
+import {
+	completionKey,
+	createdMs,
+	examineScans,
+	isPending,
+	MAX_EMITTED,
+	newestOf,
+	PENDING_STATUSES,
+	type NewestScans,
+} from './scans';
 import type { PollState } from './state';
 
 export type CompletionEvent = 'scan-completed' | 'open-completed';
@@ -14,29 +23,51 @@ export type CompletionEvent = 'scan-completed' | 'open-completed';
  * finished between two polls). A scan pending at the last poll that neither shows is asked for by
  * id. Nothing pending and nothing new: two requests.
  */
-export async function pollCompletions(this: IPollFunctions, event: CompletionEvent, state: PollState, manual: boolean): Promise<INodeExecutionData[]> {
+export async function pollCompletions(
+	this: IPollFunctions,
+	event: CompletionEvent,
+	state: PollState,
+	manual: boolean,
+): Promise<INodeExecutionData[]> {
 	const type = event === 'open-completed' ? 'open' : 'scan';
 	const category = type === 'open' ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
 	const ofType = (scans: IDataObject[]) => scans.filter((scan) => scan.type === category);
 	if (manual) {
 		// A test run shows the latest completions and leaves the state alone.
-		const page = await getPage(this, '/v1/scans', { type, status: ['completed'], sort: 'newest' }, 5, undefined);
+		const page = await getPage(
+			this,
+			'/v1/scans',
+			{ type, status: ['completed'], sort: 'newest' },
+			5,
+			undefined,
+		);
 		return ofType(page.data).map((json) => ({ json: { event, ...json } }));
 	}
-	const pendingNow = ofType(await readAll.call(this, { type, status: PENDING_STATUSES, sort: 'newest' }));
+	const pendingNow = ofType(
+		await readAll.call(this, { type, status: PENDING_STATUSES, sort: 'newest' }),
+	);
 	const seen: NewestScans = { newestCreated: state.newestCreated, newestIds: state.newestIds };
 	const primed = state.pending !== undefined;
-	const newest = ofType(await readNewest.call(this, { type, sort: 'newest' }, primed ? seen : {}, primed));
+	const newest = ofType(
+		await readNewest.call(this, { type, sort: 'newest' }, primed ? seen : {}, primed),
+	);
 	if (!primed) {
 		// Priming: the scans pending now (however old) and the newest one, so that a scan requested
 		// from now on is new. Emits nothing.
 		const pending: Record<string, number> = {};
-		for (const scan of [...pendingNow, ...newest]) if (isPending(scan)) pending[String(scan.id)] = createdMs(scan);
+		for (const scan of [...pendingNow, ...newest])
+			if (isPending(scan)) pending[String(scan.id)] = createdMs(scan);
 		Object.assign(state, { pending, ...newestOf(newest, {}) });
 		return [];
 	}
 	const emitted = new Set(state.emitted ?? []);
-	const found = examineScans({ pendingBefore: state.pending ?? {}, pendingNow, newest, seen, emitted });
+	const found = examineScans({
+		pendingBefore: state.pending ?? {},
+		pendingNow,
+		newest,
+		seen,
+		emitted,
+	});
 	// Scans pending last time that neither list shows now. One whose status cannot be read stays
 	// pending, so the next poll asks again: a failing request must not make a completion disappear.
 	let failure: unknown;
@@ -51,10 +82,12 @@ export async function pollCompletions(this: IPollFunctions, event: CompletionEve
 			continue;
 		}
 		if (isPending(scan)) found.pending[id] = createdMs(scan);
-		else if (String(scan.status).toLowerCase() === 'completed' && !emitted.has(completionKey(scan))) found.completed.push(scan);
+		else if (String(scan.status).toLowerCase() === 'completed' && !emitted.has(completionKey(scan)))
+			found.completed.push(scan);
 	}
 	// In the order they completed.
-	const completedAt = (scan: IDataObject) => Date.parse(String(scan.status_updated_at ?? scan.updated_at ?? '')) || 0;
+	const completedAt = (scan: IDataObject) =>
+		Date.parse(String(scan.status_updated_at ?? scan.updated_at ?? '')) || 0;
 	const completed = found.completed.sort((a, b) => completedAt(a) - completedAt(b));
 	Object.assign(state, {
 		pending: found.pending,
@@ -77,7 +110,12 @@ async function readAll(this: IPollFunctions, query: Query): Promise<IDataObject[
  * Newest created first, down to the newest scan seen before (`seen`): the page that reaches a scan
  * created before it is the last. Priming reads one page.
  */
-async function readNewest(this: IPollFunctions, query: Query, seen: NewestScans, primed: boolean): Promise<IDataObject[]> {
+async function readNewest(
+	this: IPollFunctions,
+	query: Query,
+	seen: NewestScans,
+	primed: boolean,
+): Promise<IDataObject[]> {
 	const scans: IDataObject[] = [];
 	for await (const page of eachPage(this, '/v1/scans', query)) {
 		scans.push(...page.data);

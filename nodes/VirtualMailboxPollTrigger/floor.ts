@@ -26,7 +26,10 @@ export function isAboveFloor(key: OrderKey, floor: OrderKey | undefined): boolea
 }
 
 function highest(keys: Array<OrderKey | undefined>): OrderKey | undefined {
-	return keys.reduce<OrderKey | undefined>((high, key) => (key && (high === undefined || compareKeys(key, high) > 0) ? key : high), undefined);
+	return keys.reduce<OrderKey | undefined>(
+		(high, key) => (key && (high === undefined || compareKeys(key, high) > 0) ? key : high),
+		undefined,
+	);
 }
 
 function newestFirst(recorded: Record<string, number>): OrderKey[] {
@@ -45,7 +48,11 @@ export function rememberedKey(recorded: Record<string, number>): OrderKey | unde
  * arrival less LATE_WINDOW, and `remembered` (a MAX_REMEMBERED-th newest recorded item). Never
  * lower than before.
  */
-export function raiseFloor(floor: OrderKey | undefined, recorded: Record<string, number>, remembered?: OrderKey): OrderKey | undefined {
+export function raiseFloor(
+	floor: OrderKey | undefined,
+	recorded: Record<string, number>,
+	remembered?: OrderKey,
+): OrderKey | undefined {
 	const newest = newestFirst(recorded)[0];
 	return highest([floor, newest && [newest[0] - LATE_WINDOW_MS, BEFORE_ANY_ID], remembered]);
 }
@@ -65,16 +72,24 @@ export interface FloorState {
  * poll that emitted 1,000 newer ones is still above the floor for the next poll (limit 3). So up
  * to MAX_REMEMBERED + MAX_EMIT_PER_POLL ids are kept. Priming (`atOnce`) applies it at once.
  */
-export function recordItems(state: FloorState, items: IDataObject[], { past, atOnce = false }: { past?: OrderKey; atOnce?: boolean } = {}): Required<Pick<FloorState, 'recorded'>> & FloorState {
+export function recordItems(
+	state: FloorState,
+	items: IDataObject[],
+	{ past, atOnce = false }: { past?: OrderKey; atOnce?: boolean } = {},
+): Required<Pick<FloorState, 'recorded'>> & FloorState {
 	const all = { ...state.recorded };
 	for (const item of items) {
 		const key = orderKeyOf(item);
 		if (key) all[String(item.id)] = key[0];
 	}
 	const remembered = rememberedKey(all);
-	const floor = highest([raiseFloor(state.floor, all, atOnce ? remembered : state.remembered), past]);
+	const floor = highest([
+		raiseFloor(state.floor, all, atOnce ? remembered : state.remembered),
+		past,
+	]);
 	const kept: Record<string, number> = {};
-	for (const [id, arrival] of Object.entries(all)) if (isAboveFloor([arrival, Number(id) || 0], floor)) kept[id] = arrival;
+	for (const [id, arrival] of Object.entries(all))
+		if (isAboveFloor([arrival, Number(id) || 0], floor)) kept[id] = arrival;
 	return { floor, remembered, recorded: kept };
 }
 
@@ -82,7 +97,11 @@ export function recordItems(state: FloorState, items: IDataObject[], { past, atO
  * New mail among the items a poll listed: above the floor and not recorded, each id once, oldest
  * first. The first MAX_EMIT_PER_POLL are emitted now; the rest are new mail for the next polls.
  */
-export function selectNew(listed: Iterable<IDataObject>, floor: OrderKey | undefined, recorded: Record<string, number>): { emit: IDataObject[]; waiting: number; oldestWaiting?: OrderKey } {
+export function selectNew(
+	listed: Iterable<IDataObject>,
+	floor: OrderKey | undefined,
+	recorded: Record<string, number>,
+): { emit: IDataObject[]; waiting: number; oldestWaiting?: OrderKey } {
 	const fresh = new Map<string, { item: IDataObject; key: OrderKey }>();
 	for (const item of listed) {
 		const id = String(item.id);
@@ -91,7 +110,11 @@ export function selectNew(listed: Iterable<IDataObject>, floor: OrderKey | undef
 	}
 	const oldestFirst = [...fresh.values()].sort((a, b) => compareKeys(a.key, b.key));
 	const emit = oldestFirst.slice(0, MAX_EMIT_PER_POLL).map(({ item }) => item);
-	return { emit, waiting: oldestFirst.length - emit.length, oldestWaiting: oldestFirst[emit.length]?.key };
+	return {
+		emit,
+		waiting: oldestFirst.length - emit.length,
+		oldestWaiting: oldestFirst[emit.length]?.key,
+	};
 }
 
 /**

@@ -4,7 +4,16 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEPTH_LIMIT } from '../shared/constants';
 import { MAIL_SPLITS } from '../shared/mail';
 import { divideQuery, eachPage, getPage, type Query } from '../shared/transport';
-import { compareKeys, type FloorState, isAboveFloor, type OrderKey, orderKeyOf, primingDone, recordItems, selectNew } from './floor';
+import {
+	compareKeys,
+	type FloorState,
+	isAboveFloor,
+	type OrderKey,
+	orderKeyOf,
+	primingDone,
+	recordItems,
+	selectNew,
+} from './floor';
 import type { PollState } from './state';
 
 /**
@@ -12,7 +21,12 @@ import type { PollState } from './state';
  * trigger's filters, sort=newest) down to the floor, the cursor used within this poll only, and
  * emits what is above the floor and not recorded, oldest first.
  */
-export async function pollNewMail(this: IPollFunctions, state: PollState, query: Query, manual: boolean): Promise<INodeExecutionData[]> {
+export async function pollNewMail(
+	this: IPollFunctions,
+	state: PollState,
+	query: Query,
+	manual: boolean,
+): Promise<INodeExecutionData[]> {
 	if (manual) {
 		// A test run shows the latest items and leaves the state alone (n8n does not save it then).
 		const page = await getPage(this, '/v1/mails', query, 5, undefined);
@@ -46,16 +60,26 @@ export async function pollNewMail(this: IPollFunctions, state: PollState, query:
 	// What could not be listed (reported) is given up knowingly: the floor goes up past it, but not
 	// past new mail read and left for the next polls by the cap.
 	let past = read.unreached;
-	if (past && oldestWaiting && compareKeys(oldestWaiting, past) <= 0) past = [oldestWaiting[0], oldestWaiting[1] - 1];
+	if (past && oldestWaiting && compareKeys(oldestWaiting, past) <= 0)
+		past = [oldestWaiting[0], oldestWaiting[1] - 1];
 	Object.assign(state, recordItems(state as FloorState, emit, { past }));
 	if (state.reported && !isAboveFloor(state.reported, state.floor)) delete state.reported;
 	return emit.map((json) => ({ json: { event: 'new-mail', ...json } }));
 }
 
-function unreachableError(context: IPollFunctions, from: number | null, to: number): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `Mail that arrived between ${from === null ? 'the activation' : isoOf(from)} and ${isoOf(to)} may not have been emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep, and more matched even divided by status, mail type, scan status and read state)`, {
-		description: 'Read that mail with Mail → Get Many (Return All). The trigger goes on with the newer mail from the next poll; this is reported once.',
-	});
+function unreachableError(
+	context: IPollFunctions,
+	from: number | null,
+	to: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`Mail that arrived between ${from === null ? 'the activation' : isoOf(from)} and ${isoOf(to)} may not have been emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep, and more matched even divided by status, mail type, scan status and read state)`,
+		{
+			description:
+				'Read that mail with Mail → Get Many (Return All). The trigger goes on with the newer mail from the next poll; this is reported once.',
+		},
+	);
 }
 
 /**
@@ -90,7 +114,13 @@ interface FloorRead {
  * deep: a query that ends (or refuses its cursor) above the floor is divided by the filters of
  * MAIL_SPLITS, each part read the same way; a part no filter divides further is unreached.
  */
-async function readDownToFloor(this: IPollFunctions, query: Query, floor: OrderKey | undefined, read: FloorRead, splitFrom = 0): Promise<void> {
+async function readDownToFloor(
+	this: IPollFunctions,
+	query: Query,
+	floor: OrderKey | undefined,
+	read: FloorRead,
+	splitFrom = 0,
+): Promise<void> {
 	let lowest: OrderKey | undefined;
 	let listed = 0;
 	let pages = 0;
@@ -106,7 +136,8 @@ async function readDownToFloor(this: IPollFunctions, query: Query, floor: OrderK
 				read.items.set(String(item.id), item);
 				lowest = key;
 			}
-			if (!page.next_cursor && (page.total_count <= DEPTH_LIMIT || listed >= page.total_count)) return; // the list's end
+			if (!page.next_cursor && (page.total_count <= DEPTH_LIMIT || listed >= page.total_count))
+				return; // the list's end
 		}
 	} catch (error) {
 		// A refused cursor is the depth limit (or an expired cursor: the part is read again divided).
@@ -115,7 +146,8 @@ async function readDownToFloor(this: IPollFunctions, query: Query, floor: OrderK
 	if (failure) throw failure;
 	const division = divideQuery(query, MAIL_SPLITS, splitFrom);
 	if (division) {
-		for (const part of division.parts) await readDownToFloor.call(this, part, floor, read, division.next);
+		for (const part of division.parts)
+			await readDownToFloor.call(this, part, floor, read, division.next);
 	} else if (lowest && (!read.unreached || compareKeys(lowest, read.unreached) > 0)) {
 		read.unreached = lowest;
 	}

@@ -30,7 +30,10 @@ export interface NewestScans {
 export function isNewScan(scan: IDataObject, seen: NewestScans): boolean {
 	if (seen.newestCreated === undefined) return true;
 	const created = createdMs(scan);
-	return created > seen.newestCreated || (created === seen.newestCreated && !(seen.newestIds ?? []).includes(String(scan.id)));
+	return (
+		created > seen.newestCreated ||
+		(created === seen.newestCreated && !(seen.newestIds ?? []).includes(String(scan.id)))
+	);
 }
 
 /** `seen` moved up to the newest of `scans`. */
@@ -39,8 +42,10 @@ export function newestOf(scans: IDataObject[], seen: NewestScans): NewestScans {
 	for (const scan of scans) {
 		const created = createdMs(scan);
 		if (Number.isNaN(created)) continue;
-		if (newestCreated === undefined || created > newestCreated) [newestCreated, newestIds] = [created, []];
-		if (created === newestCreated && !newestIds.includes(String(scan.id))) newestIds = [...newestIds, String(scan.id)];
+		if (newestCreated === undefined || created > newestCreated)
+			[newestCreated, newestIds] = [created, []];
+		if (created === newestCreated && !newestIds.includes(String(scan.id)))
+			newestIds = [...newestIds, String(scan.id)];
 	}
 	return { newestCreated, newestIds };
 }
@@ -62,7 +67,11 @@ export interface ScanReading {
  * not emitted before. Returns the completions, what stays pending, and the scans pending before
  * that neither list shows (their status is asked for by id).
  */
-export function examineScans(reading: ScanReading): { completed: IDataObject[]; pending: Record<string, number>; askById: string[] } {
+export function examineScans(reading: ScanReading): {
+	completed: IDataObject[];
+	pending: Record<string, number>;
+	askById: string[];
+} {
 	const pending: Record<string, number> = {};
 	for (const scan of reading.pendingNow) pending[String(scan.id)] = createdMs(scan);
 	const completed = new Map<string, IDataObject>();
@@ -73,8 +82,15 @@ export function examineScans(reading: ScanReading): { completed: IDataObject[]; 
 		const wasPending = id in reading.pendingBefore || id in pending;
 		if (isPending(scan)) pending[id] = createdMs(scan);
 		else delete pending[id]; // finished since the first request, one way or another
-		if (String(scan.status).toLowerCase() === 'completed' && (wasPending || isNewScan(scan, reading.seen)) && !reading.emitted.has(completionKey(scan))) completed.set(id, scan);
+		if (
+			String(scan.status).toLowerCase() === 'completed' &&
+			(wasPending || isNewScan(scan, reading.seen)) &&
+			!reading.emitted.has(completionKey(scan))
+		)
+			completed.set(id, scan);
 	}
-	const askById = Object.keys(reading.pendingBefore).filter((id) => !(id in pending) && !listed.has(id));
+	const askById = Object.keys(reading.pendingBefore).filter(
+		(id) => !(id in pending) && !listed.has(id),
+	);
 	return { completed: [...completed.values()], pending, askById };
 }

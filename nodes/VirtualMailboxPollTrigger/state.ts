@@ -43,7 +43,10 @@ export interface PollState extends IDataObject {
  * account when `GET /v1/account` names the account the state recorded (accountIdDigest; the node
  * asks once, only then).
  */
-export function accountOf(credentialId: string | null | undefined, credentials: VirtualMailboxCredentials): string {
+export function accountOf(
+	credentialId: string | null | undefined,
+	credentials: VirtualMailboxCredentials,
+): string {
 	const keyDigest = digest(String(credentials.apiKey ?? '').trim());
 	return `${credentialId ?? ''}|${baseUrlOf(credentials).toLowerCase()}|${keyDigest}`;
 }
@@ -58,18 +61,33 @@ export function accountIdDigest(id: unknown): string | undefined {
  * 'same'; 'credential' (another credential or API key on the same server: perhaps the same
  * account, which `GET /v1/account` tells); 'other' (another server, or no fingerprint before).
  */
-export function changeOf(before: string | undefined, after: string): { sameRead: boolean; account: 'same' | 'credential' | 'other' } {
+export function changeOf(
+	before: string | undefined,
+	after: string,
+): { sameRead: boolean; account: 'same' | 'credential' | 'other' } {
 	let parsed: Array<[string, unknown, string]>;
 	try {
-		parsed = [JSON.parse(before ?? '') as [string, unknown, string], JSON.parse(after) as [string, unknown, string]];
+		parsed = [
+			JSON.parse(before ?? '') as [string, unknown, string],
+			JSON.parse(after) as [string, unknown, string],
+		];
 	} catch {
 		return { sameRead: false, account: 'other' };
 	}
-	const [[eventBefore, queryBefore, accountBefore], [eventAfter, queryAfter, accountAfter]] = parsed;
-	const sameRead = eventBefore === eventAfter && JSON.stringify(queryBefore) === JSON.stringify(queryAfter);
-	const serverOf = (account: unknown) => (typeof account === 'string' ? account.split('|').slice(1, -1).join('|') : undefined);
+	const [[eventBefore, queryBefore, accountBefore], [eventAfter, queryAfter, accountAfter]] =
+		parsed;
+	const sameRead =
+		eventBefore === eventAfter && JSON.stringify(queryBefore) === JSON.stringify(queryAfter);
+	const serverOf = (account: unknown) =>
+		typeof account === 'string' ? account.split('|').slice(1, -1).join('|') : undefined;
 	if (accountBefore === accountAfter) return { sameRead, account: 'same' };
-	return { sameRead, account: serverOf(accountBefore) !== undefined && serverOf(accountBefore) === serverOf(accountAfter) ? 'credential' : 'other' };
+	return {
+		sameRead,
+		account:
+			serverOf(accountBefore) !== undefined && serverOf(accountBefore) === serverOf(accountAfter)
+				? 'credential'
+				: 'other',
+	};
 }
 
 /**
@@ -81,7 +99,13 @@ export function fingerprintOf(event: string, query: Query, account = ''): string
 	const normalized: Record<string, string | string[]> = {};
 	for (const key of Object.keys(query).sort()) {
 		const value = query[key];
-		if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+		if (
+			value === undefined ||
+			value === null ||
+			value === '' ||
+			(Array.isArray(value) && value.length === 0)
+		)
+			continue;
 		normalized[key] = Array.isArray(value) ? [...value].map(String).sort() : String(value);
 	}
 	return JSON.stringify([event, normalized, account]);

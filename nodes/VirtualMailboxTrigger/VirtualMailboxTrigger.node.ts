@@ -13,8 +13,20 @@ import type {
 import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { retryPolicy } from '../shared/state/retryPolicy';
-import { attachLink, downloadFileOption, maxBytesOf, maxFileSizeOption, outputFieldOption } from '../shared/files';
-import { apiRequest, forgetWebhookCredentials, getApiCredentials, segment, webhookCredentials } from '../shared/transport';
+import {
+	attachLink,
+	downloadFileOption,
+	maxBytesOf,
+	maxFileSizeOption,
+	outputFieldOption,
+} from '../shared/files';
+import {
+	apiRequest,
+	forgetWebhookCredentials,
+	getApiCredentials,
+	segment,
+	webhookCredentials,
+} from '../shared/transport';
 import { ruleValuesNotice } from '../shared/values';
 import { claimDelivery, claimKeyOf, claimStoreOf } from './claims';
 import type { ClaimClock, DeduplicationHelpers } from './claims';
@@ -25,9 +37,21 @@ import { verifySignature } from './signature';
 
 const EVENT_OPTIONS: Array<{ name: string; value: EventName; description: string }> = [
 	{ name: 'New Mail', value: 'new-mail', description: 'A new mail item arrived in the mailbox' },
-	{ name: 'Scan Update', value: 'scan-update', description: 'A scan request changed status, notably when it is completed' },
-	{ name: 'Open Update', value: 'open-update', description: 'An open-and-scan (unboxing) request changed status' },
-	{ name: 'Shipment Update', value: 'shipment-update', description: 'A shipment, return, check deposit or pickup changed status' },
+	{
+		name: 'Scan Update',
+		value: 'scan-update',
+		description: 'A scan request changed status, notably when it is completed',
+	},
+	{
+		name: 'Open Update',
+		value: 'open-update',
+		description: 'An open-and-scan (unboxing) request changed status',
+	},
+	{
+		name: 'Shipment Update',
+		value: 'shipment-update',
+		description: 'A shipment, return, check deposit or pickup changed status',
+	},
 ];
 
 interface Options {
@@ -46,7 +70,10 @@ export class VirtualMailboxTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Virtual Mailbox Trigger',
 		name: 'virtualMailboxTrigger',
-		icon: { light: 'file:../../icons/virtualMailbox.svg', dark: 'file:../../icons/virtualMailbox.dark.svg' },
+		icon: {
+			light: 'file:../../icons/virtualMailbox.svg',
+			dark: 'file:../../icons/virtualMailbox.dark.svg',
+		},
 		group: ['trigger'],
 		// 1.1 behaves exactly as 1. n8n evaluates a Webhook-v1 expression
 		// ($parameter["options"]["binaryData"]) on every request to any webhook node saved at version 1;
@@ -58,12 +85,15 @@ export class VirtualMailboxTrigger implements INodeType {
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		// n8n's node creator shows the Virtual Mailbox node and this trigger as one card with this
 		// description (its merge takes the trigger's), also when adding an action: it names both.
-		description: 'File, scan and ship virtual mailbox mail, or start a workflow when mail arrives or a scan, open request or shipment changes status',
+		description:
+			'File, scan and ship virtual mailbox mail, or start a workflow when mail arrives or a scan, open request or shipment changes status',
 		defaults: { name: 'Virtual Mailbox Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualMailboxApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
 		properties: [
 			{
 				displayName:
@@ -81,7 +111,10 @@ export class VirtualMailboxTrigger implements INodeType {
 				options: EVENT_OPTIONS,
 			},
 			// Version 2 outputs REST values; 1 and 1.1 the provider's upper-case ones (LETTER, INBOX).
-			ruleValuesNotice({ mail: true, scan: true, shipment: true }, { show: { '@version': [{ _cnd: { gte: 2 } }] } }),
+			ruleValuesNotice(
+				{ mail: true, scan: true, shipment: true },
+				{ show: { '@version': [{ _cnd: { gte: 2 } }] } },
+			),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -95,10 +128,10 @@ export class VirtualMailboxTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to also fetch the full record behind the delivery and add it to the item: the mail item (new mail, open update), the scan\'s summary (scan update) or the shipment',
+							"Whether to also fetch the full record behind the delivery and add it to the item: the mail item (new mail, open update), the scan's summary (scan update) or the shipment",
 					},
 					downloadFileOption(
-						'Whether to download the file behind the delivery\'s pre-signed link (scan PDF, opened contents, envelope photo) as binary data, since links expire 3 days after delivery',
+						"Whether to download the file behind the delivery's pre-signed link (scan PDF, opened contents, envelope photo) as binary data, since links expire 3 days after delivery",
 					),
 					{
 						displayName: 'Drop Out-of-Order Updates',
@@ -132,7 +165,8 @@ export class VirtualMailboxTrigger implements INodeType {
 						name: 'onlyCompleted',
 						type: 'boolean',
 						default: false,
-						description: 'Whether scan and open updates start the workflow only when their status is COMPLETED',
+						description:
+							'Whether scan and open updates start the workflow only when their status is COMPLETED',
 					},
 					outputFieldOption,
 					{
@@ -141,7 +175,8 @@ export class VirtualMailboxTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: 5,
-						description: 'How far the time a delivery was signed may be from now (either way, for clock differences). Older deliveries are refused, so a captured one cannot be replayed later.',
+						description:
+							'How far the time a delivery was signed may be from now (either way, for clock differences). Older deliveries are refused, so a captured one cannot be replayed later.',
 					},
 				],
 			},
@@ -163,13 +198,13 @@ export class VirtualMailboxTrigger implements INodeType {
 				if (!String(credentials.webhookSecret ?? '').trim()) {
 					throw new NodeOperationError(
 						this.getNode(),
-						'The Virtual Mailbox credential has no Webhook Secret: copy the signing secret from the dashboard (Settings → Automations → Webhooks) into the credential\'s Webhook Secret field, then activate again. Without it no delivery can be verified.',
+						"The Virtual Mailbox credential has no Webhook Secret: copy the signing secret from the dashboard (Settings → Automations → Webhooks) into the credential's Webhook Secret field, then activate again. Without it no delivery can be verified.",
 					);
 				}
 				if (!String(credentials.apiKey ?? '').trim()) {
 					throw new NodeOperationError(
 						this.getNode(),
-						'The Virtual Mailbox credential has no API Key: create one in the dashboard (Settings → Developer → API keys), paste it into the credential\'s API Key field, then activate again.',
+						"The Virtual Mailbox credential has no API Key: create one in the dashboard (Settings → Developer → API keys), paste it into the credential's API Key field, then activate again.",
 					);
 				}
 				const options = this.getNodeParameter('options', {}) as Options;
@@ -178,7 +213,10 @@ export class VirtualMailboxTrigger implements INodeType {
 					[options.duplicateWindowMinutes, 'Duplicate Window (Minutes)', 0],
 				] as const) {
 					if (value !== undefined && !validMinutes(value, min)) {
-						throw new NodeOperationError(this.getNode(), `${label} must be a number of at least ${min}, got "${String(value)}"`);
+						throw new NodeOperationError(
+							this.getNode(),
+							`${label} must be a number of at least ${min}, got "${String(value)}"`,
+						);
 					}
 				}
 				try {
@@ -217,7 +255,15 @@ export class VirtualMailboxTrigger implements INodeType {
 		if (this.getMode() !== 'webhook' || options.duplicateWindowMinutes === 0) return [items];
 		const helpers = this.helpers;
 		// An n8n without the store (or part of it) runs every execution.
-		if ([helpers.checkProcessedAndRecord, helpers.getProcessedDataCount, helpers.clearAllProcessedItems, helpers.removeProcessed].some((f) => typeof f !== 'function')) return [items];
+		if (
+			[
+				helpers.checkProcessedAndRecord,
+				helpers.getProcessedDataCount,
+				helpers.clearAllProcessedItems,
+				helpers.removeProcessed,
+			].some((f) => typeof f !== 'function')
+		)
+			return [items];
 		const store = claimStoreOf(helpers as DeduplicationHelpers);
 		const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
 		const clock: ClaimClock = { now: () => Date.now(), wait: sleep, random: Math.random };
@@ -226,12 +272,18 @@ export class VirtualMailboxTrigger implements INodeType {
 		const typeVersion = this.getNode().typeVersion;
 		for (const item of items) {
 			const key = claimKeyOf(item.json, typeVersion);
-			const outcome = key === undefined ? 'new' : await claimDelivery(scope, key, store, clock, warn);
+			const outcome =
+				key === undefined ? 'new' : await claimDelivery(scope, key, store, clock, warn);
 			if (outcome === 'duplicate') {
-				this.logger.info(`Virtual Mailbox Trigger: ${key} was already run by another execution; this copy ends here`);
+				this.logger.info(
+					`Virtual Mailbox Trigger: ${key} was already run by another execution; this copy ends here`,
+				);
 				continue;
 			}
-			if (outcome === 'unsettled') this.logger.warn(`Virtual Mailbox Trigger: the claim of ${key} did not settle; running it rather than risk losing it`);
+			if (outcome === 'unsettled')
+				this.logger.warn(
+					`Virtual Mailbox Trigger: the claim of ${key} did not settle; running it rather than risk losing it`,
+				);
 			kept.push(item);
 		}
 		return [kept];
@@ -251,7 +303,10 @@ export class VirtualMailboxTrigger implements INodeType {
 		// Nothing that fails to verify may start an execution: a body n8n cannot hand over (too large,
 		// a broken stream) is answered here, never thrown (a throw is a failed execution in n8n).
 		let rawBody = (req as { rawBody?: Buffer }).rawBody;
-		if (!Buffer.isBuffer(rawBody) && typeof (req as { readRawBody?: () => Promise<void> }).readRawBody === 'function') {
+		if (
+			!Buffer.isBuffer(rawBody) &&
+			typeof (req as { readRawBody?: () => Promise<void> }).readRawBody === 'function'
+		) {
 			try {
 				await (req as unknown as { readRawBody: () => Promise<void> }).readRawBody();
 			} catch (error) {
@@ -261,13 +316,17 @@ export class VirtualMailboxTrigger implements INodeType {
 			rawBody = (req as { rawBody?: Buffer }).rawBody;
 		}
 		const now = Date.now();
-		const toleranceMs = minutesOption(this, options.toleranceMinutes, 5, 1, 'Timestamp Tolerance') * 60_000;
+		const toleranceMs =
+			minutesOption(this, options.toleranceMinutes, 5, 1, 'Timestamp Tolerance') * 60_000;
 		const verify = async (fresh: boolean) => {
 			const { credentials, cached } = await webhookCredentials.call(this, now, fresh);
 			// Pasted secrets often carry a trailing newline or spaces: the signing secret never does.
 			// The previous secret counts only while the credential says a rotation is under way (the field is hidden otherwise).
-			const previous = credentials.webhookRotation === true ? credentials.previousWebhookSecret : '';
-			const secrets = [credentials.webhookSecret, previous].map((secret) => String(secret ?? '').trim());
+			const previous =
+				credentials.webhookRotation === true ? credentials.previousWebhookSecret : '';
+			const secrets = [credentials.webhookSecret, previous].map((secret) =>
+				String(secret ?? '').trim(),
+			);
 			return { cached, verdict: verifySignature(req.headers, rawBody, secrets, now, toleranceMs) };
 		};
 		let check;
@@ -275,7 +334,8 @@ export class VirtualMailboxTrigger implements INodeType {
 			check = await verify(false);
 			// The kept credential may predate a new secret: read it again before rejecting, but only
 			// when a new secret could change the answer (not for a stale or malformed delivery).
-			if (!check.verdict.ok && check.verdict.secretMayHelp && check.cached) check = await verify(true);
+			if (!check.verdict.ok && check.verdict.secretMayHelp && check.cached)
+				check = await verify(true);
 		} catch (error) {
 			return reject(401, `credential unavailable: ${(error as Error).message}`);
 		}
@@ -288,38 +348,64 @@ export class VirtualMailboxTrigger implements INodeType {
 		} catch {
 			return reject(400, 'body is not JSON');
 		}
-		if (!body || typeof body !== 'object' || Array.isArray(body)) return reject(400, 'body is not a JSON object');
+		if (!body || typeof body !== 'object' || Array.isArray(body))
+			return reject(400, 'body is not a JSON object');
 
 		// Ignored deliveries are still acknowledged with 200: n8n answers (onReceived) only after it has
 		// saved the workflow's static data, so the next delivery already sees this one.
-		const ignore = (reason: string): IWebhookResponseData => ({ webhookResponse: { received: true, ignored: reason } });
+		const ignore = (reason: string): IWebhookResponseData => ({
+			webhookResponse: { received: true, ignored: reason },
+		});
 		const event = detectEvent(body, selected);
 		if (!event) {
-			this.logger.warn(`Virtual Mailbox Trigger: unrecognised delivery ignored (fields: ${Object.keys(body).join(', ')})`);
+			this.logger.warn(
+				`Virtual Mailbox Trigger: unrecognised delivery ignored (fields: ${Object.keys(body).join(', ')})`,
+			);
 			return ignore('unrecognised payload');
 		}
 		if (!selected.includes(event)) return ignore(`${event} not selected`);
 		const identity = identityOf(event, body);
-		if (options.onlyCompleted && (event === 'scan-update' || event === 'open-update') && identity.status.toUpperCase() !== 'COMPLETED') {
+		if (
+			options.onlyCompleted &&
+			(event === 'scan-update' || event === 'open-update') &&
+			identity.status.toUpperCase() !== 'COMPLETED'
+		) {
 			return ignore('not completed');
 		}
 		// A test delivery (Test URL, "Listen for test event") runs as asked and records nothing: the
 		// Production URL's copy of the same delivery must still run, and nothing a test saw may be
 		// written into the active workflow's static data.
-		const outcome = this.getMode() === 'manual' ? 'new' : judge(
-			stateOf(this.getWorkflowStaticData('node')),
-			{ resource: identity.resource, status: identity.version, signedAt: verdict.timestamp, trackOrder: event !== 'new-mail' },
-			now,
-			{ windowMs: minutesOption(this, options.duplicateWindowMinutes, 1440, 0, 'Duplicate Window') * 60_000, dropStale: options.dropStale ?? true },
-			`${this.getWorkflow().id ?? ''}/${this.getNode().name}`,
-		);
+		const outcome =
+			this.getMode() === 'manual'
+				? 'new'
+				: judge(
+						stateOf(this.getWorkflowStaticData('node')),
+						{
+							resource: identity.resource,
+							status: identity.version,
+							signedAt: verdict.timestamp,
+							trackOrder: event !== 'new-mail',
+						},
+						now,
+						{
+							windowMs:
+								minutesOption(this, options.duplicateWindowMinutes, 1440, 0, 'Duplicate Window') *
+								60_000,
+							dropStale: options.dropStale ?? true,
+						},
+						`${this.getWorkflow().id ?? ''}/${this.getNode().name}`,
+					);
 		if (outcome !== 'new') {
-			this.logger.debug(`Virtual Mailbox Trigger: ${outcome} ${event} delivery for ${identity.resource} ignored`);
+			this.logger.debug(
+				`Virtual Mailbox Trigger: ${outcome} ${event} delivery for ${identity.resource} ignored`,
+			);
 			return ignore(outcome);
 		}
 
 		const restShape = this.getNode().typeVersion >= 2;
-		const item: INodeExecutionData = { json: { event, ...(restShape ? restShapeOf(event, body) : body) } };
+		const item: INodeExecutionData = {
+			json: { event, ...(restShape ? restShapeOf(event, body) : body) },
+		};
 		if (restShape && options.includeDelivery) item.json.delivery = body;
 		if (!options.includeDetails && !options.downloadFile) return { workflowData: [[item]] };
 		// n8n answers the sender only when this returns, and the service drops a delivery it waits too
@@ -330,12 +416,26 @@ export class VirtualMailboxTrigger implements INodeType {
 		const answered = new AbortController();
 		const enrichment = (async () => {
 			// A kept credential may predate a new API key: a 401 reads the stored one again, once.
-			const refresh = check.cached ? async () => void (await webhookCredentials.call(this, Date.now(), true)) : undefined;
+			const refresh = check.cached
+				? async () => void (await webhookCredentials.call(this, Date.now(), true))
+				: undefined;
 			if (options.includeDetails) await addDetails.call(this, event, body, enriched, refresh);
-			if (options.downloadFile) await addFile.call(this, event, body, enriched, options.binaryPropertyName || 'data', maxBytesOf({ maxFileSizeMb: options.maxFileSizeMb }), answered.signal);
+			if (options.downloadFile)
+				await addFile.call(
+					this,
+					event,
+					body,
+					enriched,
+					options.binaryPropertyName || 'data',
+					maxBytesOf({ maxFileSizeMb: options.maxFileSizeMb }),
+					answered.signal,
+				);
 			return true;
 		})();
-		const finished = await Promise.race([enrichment, sleep(retryPolicy.answerWithinMs).then(() => false)]);
+		const finished = await Promise.race([
+			enrichment,
+			sleep(retryPolicy.answerWithinMs).then(() => false),
+		]);
 		if (finished) return { workflowData: [[enriched]] };
 		answered.abort();
 		item.json.enrichment_error = `Add Full Resource or Download File did not finish within ${retryPolicy.answerWithinMs / 1000} s, so the delivery was answered without them (the service drops deliveries it waits too long for). Fetch the record or file in the workflow instead.`;
@@ -347,24 +447,43 @@ export class VirtualMailboxTrigger implements INodeType {
 function withDescriptionInMessage(node: INode, error: unknown): Error {
 	const { message = '', description } = error as { message?: string; description?: string | null };
 	if (!description) return error as Error;
-	return new NodeOperationError(node, `${message.replace(/\.?$/, '.')} ${description.replace(/\s*\n\s*/g, ' ')}`, { description });
+	return new NodeOperationError(
+		node,
+		`${message.replace(/\.?$/, '.')} ${description.replace(/\s*\n\s*/g, ' ')}`,
+		{ description },
+	);
 }
 
-const validMinutes = (value: unknown, min: number): value is number => typeof value === 'number' && Number.isFinite(value) && value >= min;
+const validMinutes = (value: unknown, min: number): value is number =>
+	typeof value === 'number' && Number.isFinite(value) && value >= min;
 
 /**
  * A minutes option as a number. Activation refuses an invalid one; should an expression still
  * produce one at delivery time, the default applies (never NaN, which would turn a check off).
  */
-function minutesOption(ctx: IWebhookFunctions, value: unknown, fallback: number, min: number, label: string): number {
+function minutesOption(
+	ctx: IWebhookFunctions,
+	value: unknown,
+	fallback: number,
+	min: number,
+	label: string,
+): number {
 	if (value === undefined) return fallback;
 	if (validMinutes(value, min)) return value;
-	ctx.logger.warn(`Virtual Mailbox Trigger: ${label} "${String(value)}" is not a number of at least ${min}; using ${fallback}`);
+	ctx.logger.warn(
+		`Virtual Mailbox Trigger: ${label} "${String(value)}" is not a number of at least ${min}; using ${fallback}`,
+	);
 	return fallback;
 }
 
 /** Fetch the full record behind the delivery; a failure is described in the item, never lost. */
-async function addDetails(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, refresh?: () => Promise<void>): Promise<void> {
+async function addDetails(
+	this: IWebhookFunctions,
+	event: EventName,
+	body: IDataObject,
+	item: INodeExecutionData,
+	refresh?: () => Promise<void>,
+): Promise<void> {
 	const [key, path] =
 		event === 'scan-update'
 			? ['scan_summary', `/v1/scans/${segment(String(body.uuid))}/summary`]
@@ -392,8 +511,23 @@ async function addDetails(this: IWebhookFunctions, event: EventName, body: IData
 }
 
 /** Download the pre-signed file now, before the link expires; a failure is described in the item. */
-async function addFile(this: IWebhookFunctions, event: EventName, body: IDataObject, item: INodeExecutionData, property: string, maxBytes: number, signal: AbortSignal): Promise<void> {
+async function addFile(
+	this: IWebhookFunctions,
+	event: EventName,
+	body: IDataObject,
+	item: INodeExecutionData,
+	property: string,
+	maxBytes: number,
+	signal: AbortSignal,
+): Promise<void> {
 	const field = FILE_FIELD[event];
 	if (!field) return;
-	await attachLink.call(this, item, body[field], `${event}-${String(body.uuid ?? body.id)}`, property, { missing: `The delivery has no ${field}`, maxBytes, signal });
+	await attachLink.call(
+		this,
+		item,
+		body[field],
+		`${event}-${String(body.uuid ?? body.id)}`,
+		property,
+		{ missing: `The delivery has no ${field}`, maxBytes, signal },
+	);
 }

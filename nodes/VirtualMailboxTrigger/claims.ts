@@ -69,7 +69,8 @@ export const claimPolicy = {
 };
 
 /** The lock's values. */
-export const lockValues = (): string[] => Array.from({ length: claimPolicy.lockSize }, (_, i) => `${claimPolicy.lockValue}#${i + 1}`);
+export const lockValues = (): string[] =>
+	Array.from({ length: claimPolicy.lockSize }, (_, i) => `${claimPolicy.lockValue}#${i + 1}`);
 
 /**
  * - new: the first execution of this delivery, it runs;
@@ -96,7 +97,11 @@ export interface ClaimStore {
 
 /** The n8n helpers the claim uses (IExecuteFunctions['helpers'], mode "entries"). */
 export interface DeduplicationHelpers {
-	checkProcessedAndRecord(items: string[], scope: 'node' | 'workflow', options: { mode: 'entries'; maxEntries?: number }): Promise<{ processed: unknown[] }>;
+	checkProcessedAndRecord(
+		items: string[],
+		scope: 'node' | 'workflow',
+		options: { mode: 'entries'; maxEntries?: number },
+	): Promise<{ processed: unknown[] }>;
 	getProcessedDataCount(scope: 'workflow', options: { mode: 'entries' }): Promise<number>;
 	clearAllProcessedItems(scope: 'workflow', options: { mode: 'entries' }): Promise<void>;
 	removeProcessed(items: string[], scope: 'workflow', options: { mode: 'entries' }): Promise<void>;
@@ -106,8 +111,11 @@ export interface DeduplicationHelpers {
 export function claimStoreOf(helpers: DeduplicationHelpers): ClaimStore {
 	const entries = { mode: 'entries' as const, maxEntries: claimPolicy.maxEntries };
 	return {
-		recordKeys: async (keys) => new Set((await helpers.checkProcessedAndRecord(keys, 'node', entries)).processed.map(String)),
-		recordLock: async () => (await helpers.checkProcessedAndRecord(lockValues(), 'workflow', entries)).processed.length > 0,
+		recordKeys: async (keys) =>
+			new Set((await helpers.checkProcessedAndRecord(keys, 'node', entries)).processed.map(String)),
+		recordLock: async () =>
+			(await helpers.checkProcessedAndRecord(lockValues(), 'workflow', entries)).processed.length >
+			0,
 		countLock: async () => await helpers.getProcessedDataCount('workflow', entries),
 		deleteLock: async () => await helpers.clearAllProcessedItems('workflow', entries),
 		removeLockValues: async () => await helpers.removeProcessed(lockValues(), 'workflow', entries),
@@ -129,14 +137,21 @@ export const FOREIGN_ROW_WARNING =
 export class StoreDeadlineError extends Error {}
 
 /** n8n's error when a row was saved in another mode (a Remove Duplicates node's "latest" modes). */
-const isModeMismatch = (error: unknown) => /incompatible setting/i.test((error as Error)?.message ?? '');
+const isModeMismatch = (error: unknown) =>
+	/incompatible setting/i.test((error as Error)?.message ?? '');
 
 /** `call`'s answer, or a StoreDeadlineError once `ms` (claimPolicy.writeDeadlineMs) have passed without one. */
-async function withDeadline<T>(call: Promise<T>, clock: ClaimClock, ms = claimPolicy.writeDeadlineMs): Promise<T> {
+async function withDeadline<T>(
+	call: Promise<T>,
+	clock: ClaimClock,
+	ms = claimPolicy.writeDeadlineMs,
+): Promise<T> {
 	return await Promise.race([
 		call,
 		clock.wait(Math.max(0, ms)).then(() => {
-			throw new StoreDeadlineError(`n8n's deduplication store did not answer within ${Math.round(ms / 1000)} s`);
+			throw new StoreDeadlineError(
+				`n8n's deduplication store did not answer within ${Math.round(ms / 1000)} s`,
+			);
 		}),
 	]);
 }
@@ -171,7 +186,10 @@ export class WriteTimes {
 	}
 	/** Between looks at a lock held for `heldMs`: a lock held long is looked at less often (a twentieth of that). */
 	pollMs(random: number, heldMs = 0): number {
-		const base = Math.min(claimPolicy.maxPollMs, Math.max(claimPolicy.minPollMs, 2 * lowQuarterOf(this.recent), heldMs / 20));
+		const base = Math.min(
+			claimPolicy.maxPollMs,
+			Math.max(claimPolicy.minPollMs, 2 * lowQuarterOf(this.recent), heldMs / 20),
+		);
 		return Math.round(base * (0.5 + random));
 	}
 	leaseMs(): number {
@@ -191,7 +209,11 @@ export type LockResult = 'held' | 'foreign' | 'gave up';
  */
 type LockAttempt = 'held' | 'foreign' | 'there' | 'lost';
 
-async function recordLockOnce(store: ClaimStore, clock: ClaimClock, timed: <T>(write: Promise<T>) => Promise<T>): Promise<LockAttempt> {
+async function recordLockOnce(
+	store: ClaimStore,
+	clock: ClaimClock,
+	timed: <T>(write: Promise<T>) => Promise<T>,
+): Promise<LockAttempt> {
 	let wasThere: boolean;
 	try {
 		wasThere = await timed(store.recordLock());
@@ -301,12 +323,18 @@ interface ClaimQueue {
  * `until`, when another process may have taken the lock over.
  */
 async function giveBack(store: ClaimStore, clock: ClaimClock, until: number): Promise<void> {
-	const countOnce = async () => await withDeadline(store.countLock(), clock, Math.min(claimPolicy.writeDeadlineMs, until - clock.now())).catch(() => undefined);
+	const countOnce = async () =>
+		await withDeadline(
+			store.countLock(),
+			clock,
+			Math.min(claimPolicy.writeDeadlineMs, until - clock.now()),
+		).catch(() => undefined);
 	const count = (await countOnce()) ?? (clock.now() < until ? await countOnce() : undefined); // a read is safe to repeat
 	// Past `until` another process may have taken the lock over: what is there now may be its lock.
 	if (clock.now() >= until) return;
 	if (count === claimPolicy.lockSize) await store.deleteLock().catch(() => undefined);
-	else if (count !== undefined && count !== 0) await store.removeLockValues().catch(() => undefined);
+	else if (count !== undefined && count !== 0)
+		await store.removeLockValues().catch(() => undefined);
 }
 
 /**
@@ -320,7 +348,12 @@ async function giveBack(store: ClaimStore, clock: ClaimClock, until: number): Pr
  * is given back only if that record answers before the lock could be taken over (claimPolicy.leaseMs
  * after it was taken, less a tenth); the process's next turn does not wait for it.
  */
-async function takeTurn(queue: ClaimQueue, waiting: WaitingClaim[], clock: ClaimClock, warn: (message: string) => void): Promise<void> {
+async function takeTurn(
+	queue: ClaimQueue,
+	waiting: WaitingClaim[],
+	clock: ClaimClock,
+	warn: (message: string) => void,
+): Promise<void> {
 	const store = withDeadlines(waiting[0].store, clock);
 	const limitMs = queue.times.claimLimitMs();
 	// The turn waits for the lock until its oldest claim's limit (a claim that waited through an
@@ -328,7 +361,10 @@ async function takeTurn(queue: ClaimQueue, waiting: WaitingClaim[], clock: Claim
 	const giveUpAt = Math.min(...waiting.map((claim) => claim.askedAt)) + limitMs;
 	const taken = { at: 0 };
 	const acquiring = acquireLock(store, clock, queue.times, queue.sevenIsForeign, giveUpAt, taken);
-	const acquired = await Promise.race([acquiring, clock.wait(Math.max(0, giveUpAt - clock.now())).then(() => 'gave up' as const)]).catch(() => 'gave up' as const);
+	const acquired = await Promise.race([
+		acquiring,
+		clock.wait(Math.max(0, giveUpAt - clock.now())).then(() => 'gave up' as const),
+	]).catch(() => 'gave up' as const);
 	// After this another process may take the lock over (no waiter's lease is shorter than
 	// claimPolicy.leaseMs, counted from no earlier than the insert was sent): the turn's writes end before it.
 	const lockUntil = taken.at + 0.9 * claimPolicy.leaseMs;
@@ -340,10 +376,20 @@ async function takeTurn(queue: ClaimQueue, waiting: WaitingClaim[], clock: Claim
 	}
 	const lock = acquired;
 	// A lock taken after the turn gave up on it is given back at once.
-	if (lock === 'gave up') void acquiring.then(async (late) => late === 'held' && (await giveBack(store, clock, taken.at + 0.9 * claimPolicy.leaseMs))).catch(() => undefined);
+	if (lock === 'gave up')
+		void acquiring
+			.then(
+				async (late) =>
+					late === 'held' && (await giveBack(store, clock, taken.at + 0.9 * claimPolicy.leaseMs)),
+			)
+			.catch(() => undefined);
 	// Given up: only the claims past their own limit run now; the others wait for the next turn.
-	const batch = lock === 'gave up' ? waiting.filter((claim) => claim.askedAt + limitMs <= clock.now()) : waiting;
-	if (lock === 'gave up') queue.waiting.unshift(...waiting.filter((claim) => !batch.includes(claim)));
+	const batch =
+		lock === 'gave up'
+			? waiting.filter((claim) => claim.askedAt + limitMs <= clock.now())
+			: waiting;
+	if (lock === 'gave up')
+		queue.waiting.unshift(...waiting.filter((claim) => !batch.includes(claim)));
 	if (lock === 'foreign' && !queue.foreign) warn(FOREIGN_ROW_WARNING);
 	if (lock !== 'gave up') queue.foreign = lock === 'foreign';
 	// Without the lock the keys are still recorded, so that later copies and replays find them.
@@ -368,7 +414,8 @@ async function takeTurn(queue: ClaimQueue, waiting: WaitingClaim[], clock: Claim
 			throw error;
 		});
 		queue.times.add(clock.now() - started);
-		for (const key of keys) answerKey(key, !present.has(key) ? fresh : retry ? 'unsettled' : 'duplicate');
+		for (const key of keys)
+			answerKey(key, !present.has(key) ? fresh : retry ? 'unsettled' : 'duplicate');
 	};
 	const keys = [...askers.keys()];
 	try {
@@ -390,8 +437,15 @@ async function takeTurn(queue: ClaimQueue, waiting: WaitingClaim[], clock: Claim
 		}
 	} finally {
 		if (lock === 'held') {
-			const settled = overdue ? Promise.race([Promise.all(pending).then(() => true), clock.wait(Math.max(0, lockUntil - clock.now())).then(() => false)]) : Promise.resolve(true);
-			const given = settled.then(async (inTime) => inTime && (await giveBack(store, clock, lockUntil)));
+			const settled = overdue
+				? Promise.race([
+						Promise.all(pending).then(() => true),
+						clock.wait(Math.max(0, lockUntil - clock.now())).then(() => false),
+					])
+				: Promise.resolve(true);
+			const given = settled.then(
+				async (inTime) => inTime && (await giveBack(store, clock, lockUntil)),
+			);
 			if (!overdue) await given;
 		}
 	}
@@ -403,9 +457,21 @@ async function takeTurn(queue: ClaimQueue, waiting: WaitingClaim[], clock: Claim
  * (state/claimQueues.ts); a turn takes the lock and records with its first claim's store, and
  * retries each claim's record with that claim's own.
  */
-export async function claimDelivery(scope: string, key: string, store: ClaimStore, clock: ClaimClock, warn: (message: string) => void): Promise<ClaimOutcome> {
+export async function claimDelivery(
+	scope: string,
+	key: string,
+	store: ClaimStore,
+	clock: ClaimClock,
+	warn: (message: string) => void,
+): Promise<ClaimOutcome> {
 	return await new Promise<ClaimOutcome>((resolve, reject) => {
-		const queue = claimQueues.of<ClaimQueue>(scope, () => ({ waiting: [], busy: false, times: new WriteTimes(), foreign: false, sevenIsForeign: { until: 0 } }));
+		const queue = claimQueues.of<ClaimQueue>(scope, () => ({
+			waiting: [],
+			busy: false,
+			times: new WriteTimes(),
+			foreign: false,
+			sevenIsForeign: { until: 0 },
+		}));
 		queue.waiting.push({ key, askedAt: clock.now(), store, resolve, reject });
 		if (queue.busy) return;
 		queue.busy = true;
@@ -420,7 +486,17 @@ export async function claimDelivery(scope: string, key: string, store: ClaimStor
  * Fields the trigger adds to a delivery's item (Add Full Resource, Download File, the reasons
  * when they fail): not part of what was delivered.
  */
-const ADDED_FIELDS = new Set(['event', 'mail_item', 'mail_item_error', 'scan_summary', 'scan_summary_error', 'shipment', 'shipment_error', 'download_error', 'enrichment_error']);
+const ADDED_FIELDS = new Set([
+	'event',
+	'mail_item',
+	'mail_item_error',
+	'scan_summary',
+	'scan_summary_error',
+	'shipment',
+	'shipment_error',
+	'download_error',
+	'enrichment_error',
+]);
 
 /**
  * The claim key of an item the trigger output at node version `typeVersion`. At versions 1 and 1.1
@@ -432,7 +508,13 @@ const ADDED_FIELDS = new Set(['event', 'mail_item', 'mail_item_error', 'scan_sum
 export function claimKeyOf(json: IDataObject, typeVersion: number): string | undefined {
 	if (typeVersion < 2) return deliveryKeyOf(json);
 	const event = json.event;
-	if (typeof event !== 'string' || !(EVENTS as readonly string[]).includes(event) || json.id === undefined || json.id === null) return undefined;
+	if (
+		typeof event !== 'string' ||
+		!(EVENTS as readonly string[]).includes(event) ||
+		json.id === undefined ||
+		json.id === null
+	)
+		return undefined;
 	const status = String((event === 'new-mail' ? json.mail_status : json.status) ?? '');
 	return `${event}:${String(json.id)}|${status}#${contentDigest(json)}`;
 }
@@ -445,15 +527,24 @@ function contentDigest(json: IDataObject): string {
 			.sort()
 			.map((key) => {
 				const value = record[key];
-				return [key, key === 'delivery' && typeof value === 'object' && value !== null && !Array.isArray(value) ? content(value as IDataObject) : value];
+				return [
+					key,
+					key === 'delivery' && typeof value === 'object' && value !== null && !Array.isArray(value)
+						? content(value as IDataObject)
+						: value,
+				];
 			});
-	return createHash('sha256').update(JSON.stringify(content(json))).digest('hex').slice(0, 16);
+	return createHash('sha256')
+		.update(JSON.stringify(content(json)))
+		.digest('hex')
+		.slice(0, 16);
 }
 
 /** The key of the delivery an item of the trigger carries (the webhook's duplicate key), if any. */
 export function deliveryKeyOf(json: IDataObject): string | undefined {
 	const body: IDataObject = {};
-	for (const [field, value] of Object.entries(json)) if (!ADDED_FIELDS.has(field)) body[field] = value;
+	for (const [field, value] of Object.entries(json))
+		if (!ADDED_FIELDS.has(field)) body[field] = value;
 	const event = typeof json.event === 'string' ? detectEvent(body, [json.event]) : undefined;
 	if (!event || event !== json.event) return undefined;
 	const identity = identityOf(event, body);

@@ -40,15 +40,26 @@ export function judge(
 ): Verdict {
 	const key = `${delivery.resource}|${delivery.status}`;
 	const seenAt = state.seen[key] ?? recentDeliveries.get(`${scope}|${key}`);
-	if (options.windowMs > 0 && seenAt !== undefined && now - seenAt <= options.windowMs) return 'duplicate';
+	if (options.windowMs > 0 && seenAt !== undefined && now - seenAt <= options.windowMs)
+		return 'duplicate';
 	const latest = state.latest[delivery.resource];
-	if (options.dropStale && latest && delivery.signedAt < latest.at && latest.status !== delivery.status) return 'stale';
+	if (
+		options.dropStale &&
+		latest &&
+		delivery.signedAt < latest.at &&
+		latest.status !== delivery.status
+	)
+		return 'stale';
 	// Record only what an enabled check will read: nothing for a window of 0, no order for new mail.
 	if (options.windowMs > 0) {
 		state.seen[key] = now;
 		recentDeliveries.set(`${scope}|${key}`, now);
 	}
-	if (options.dropStale && delivery.trackOrder !== false && (!latest || delivery.signedAt >= latest.at)) {
+	if (
+		options.dropStale &&
+		delivery.trackOrder !== false &&
+		(!latest || delivery.signedAt >= latest.at)
+	) {
 		state.latest[delivery.resource] = { at: delivery.signedAt, status: delivery.status };
 	}
 	prune(state, now, options.windowMs);
@@ -58,7 +69,8 @@ export function judge(
 /** Expire and trim only once a record is a tenth over the cap, so the work is spread thin. */
 function prune(state: DeliveryState, now: number, windowMs: number): void {
 	if (Object.keys(state.seen).length > MAX_ENTRIES * 1.1) {
-		for (const [key, at] of Object.entries(state.seen)) if (now - at > windowMs) delete state.seen[key];
+		for (const [key, at] of Object.entries(state.seen))
+			if (now - at > windowMs) delete state.seen[key];
 		trim(state.seen, (at) => at);
 	}
 	if (Object.keys(state.latest).length > MAX_ENTRIES * 1.1) trim(state.latest, (entry) => entry.at);

@@ -12,19 +12,30 @@ const has = (body: Payload, key: string) => Object.prototype.hasOwnProperty.call
  * the payload's shape decides (spec "Payloads"). A scan or open update that carries neither
  * result link is told apart only when the user selected just one of the two.
  */
-export function detectEvent(body: unknown, selected: readonly string[] = EVENTS): EventName | undefined {
+export function detectEvent(
+	body: unknown,
+	selected: readonly string[] = EVENTS,
+): EventName | undefined {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
 	const payload = body as Payload;
 	if (has(payload, 'uuid')) {
-		if (has(payload, 'scan_result_url') || has(payload, 'ai_label') || has(payload, 'ai_summary')) return 'scan-update';
+		if (has(payload, 'scan_result_url') || has(payload, 'ai_label') || has(payload, 'ai_summary'))
+			return 'scan-update';
 		if (has(payload, 'open_result_url')) return 'open-update';
 		if (has(payload, 'current_status')) {
-			const candidates = (['scan-update', 'open-update'] as const).filter((e) => selected.includes(e));
+			const candidates = (['scan-update', 'open-update'] as const).filter((e) =>
+				selected.includes(e),
+			);
 			return candidates.length === 1 ? candidates[0] : undefined;
 		}
 		return undefined;
 	}
-	if (has(payload, 'tracking_data') || has(payload, 'destination_address') || has(payload, 'auto_forward')) return 'shipment-update';
+	if (
+		has(payload, 'tracking_data') ||
+		has(payload, 'destination_address') ||
+		has(payload, 'auto_forward')
+	)
+		return 'shipment-update';
 	if (has(payload, 'image_url') || has(payload, 'mail_status')) return 'new-mail';
 	return undefined;
 }
@@ -35,9 +46,18 @@ export function detectEvent(body: unknown, selected: readonly string[] = EVENTS)
  * (signed anew for every delivery) and its message text. A same-status update with new content
  * (tracking_data filled in, an ai_summary added) is a new version; a copy of a delivery is not.
  */
-export function identityOf(event: EventName, body: Payload): { resource: string; status: string; version: string } {
+export function identityOf(
+	event: EventName,
+	body: Payload,
+): { resource: string; status: string; version: string } {
 	const id = event === 'scan-update' || event === 'open-update' ? body.uuid : body.id;
-	const status = String((event === 'new-mail' ? body.mail_status : event === 'shipment-update' ? body.status : body.current_status) ?? '');
+	const status = String(
+		(event === 'new-mail'
+			? body.mail_status
+			: event === 'shipment-update'
+				? body.status
+				: body.current_status) ?? '',
+	);
 	const content = Object.keys(body)
 		.filter((key) => !key.endsWith('_url') && key !== 'message')
 		.sort()

@@ -54,7 +54,8 @@ export function restShapeOf(event: EventName, body: IDataObject): IDataObject {
 /** A delivery's field → its REST name and how its value converts. */
 type FieldMap = Record<string, [string, (value: unknown) => unknown]>;
 
-const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 const same = (value: unknown) => value;
 const idText = (value: unknown) => (typeof value === 'number' ? String(value) : value);
 const lowerCase = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
@@ -66,8 +67,12 @@ const emptyAsNull = (value: unknown) => (value === '' ? null : value);
  * SDK's seed endpoint writes LARGELETTER; LARGE_LETTER is the spelling lower-casing would need.
  * Any other value: lower case.
  */
-const MAIL_TYPES: Record<string, string> = { LARGELETTER: 'large_letter', LARGE_LETTER: 'large_letter' };
-const mailType = (value: unknown) => (typeof value === 'string' ? (MAIL_TYPES[value.toUpperCase()] ?? value.toLowerCase()) : value);
+const MAIL_TYPES: Record<string, string> = {
+	LARGELETTER: 'large_letter',
+	LARGE_LETTER: 'large_letter',
+};
+const mailType = (value: unknown) =>
+	typeof value === 'string' ? (MAIL_TYPES[value.toUpperCase()] ?? value.toLowerCase()) : value;
 
 /** REST's shipment statuses (spec "Shipment"); any other delivered status is an internal state. */
 const SHIPMENT_STATUSES = new Set(['shipped', 'in_progress', 'payment_failed', 'rejected']);
@@ -111,7 +116,17 @@ const NEW_MAIL: FieldMap = {
 	recipient_name: ['recipient_name', emptyAsNull],
 	sender_name: ['sender_name', emptyAsNull],
 	weight: ['weight', decimal],
-	measurement: ['measurement', (value) => (isObject(value) ? mapFields(value, { width: ['width', decimal], height: ['height', decimal], length: ['length', decimal] }) : value)],
+	measurement: [
+		'measurement',
+		(value) =>
+			isObject(value)
+				? mapFields(value, {
+						width: ['width', decimal],
+						height: ['height', decimal],
+						length: ['length', decimal],
+					})
+				: value,
+	],
 	image_url: ['envelope_image_url', same],
 };
 
@@ -144,6 +159,12 @@ const SHIPMENT: FieldMap = {
 	status: ['status', shipmentStatus],
 	service: ['service_name', emptyAsNull],
 	tracking_data: ['tracking_number', emptyAsNull],
-	auto_forward: ['auto_forward', (value) => (value === 'true' ? true : value === 'false' ? false : value)],
-	destination_address: ['destination', (value) => (isObject(value) ? mapFields(value, DESTINATION) : value)],
+	auto_forward: [
+		'auto_forward',
+		(value) => (value === 'true' ? true : value === 'false' ? false : value),
+	],
+	destination_address: [
+		'destination',
+		(value) => (isObject(value) ? mapFields(value, DESTINATION) : value),
+	],
 };

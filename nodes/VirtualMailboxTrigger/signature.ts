@@ -22,7 +22,11 @@ function findHeaders(headers: HeaderMap): { signature: Found; timestamp: Found }
 	const timestamp: Found = {};
 	for (const name in headers) {
 		const lower = name.toLowerCase();
-		const slot = lower.endsWith(SIGNATURE_SUFFIX) ? signature : lower.endsWith(TIMESTAMP_SUFFIX) ? timestamp : undefined;
+		const slot = lower.endsWith(SIGNATURE_SUFFIX)
+			? signature
+			: lower.endsWith(TIMESTAMP_SUFFIX)
+				? timestamp
+				: undefined;
 		if (!slot) continue;
 		if (slot.value !== undefined || slot.error !== undefined) {
 			slot.error = `more than one *${slot === signature ? SIGNATURE_SUFFIX : TIMESTAMP_SUFFIX} header`;
@@ -30,11 +34,14 @@ function findHeaders(headers: HeaderMap): { signature: Found; timestamp: Found }
 		}
 		let value = headers[name];
 		if (Array.isArray(value)) value = value.length === 1 ? value[0] : undefined;
-		if (typeof value !== 'string' || value.includes(',')) slot.error = `repeated or empty ${name} header`;
+		if (typeof value !== 'string' || value.includes(','))
+			slot.error = `repeated or empty ${name} header`;
 		else slot.value = value.trim();
 	}
-	if (signature.value === undefined && signature.error === undefined) signature.error = `missing *${SIGNATURE_SUFFIX} header`;
-	if (timestamp.value === undefined && timestamp.error === undefined) timestamp.error = `missing *${TIMESTAMP_SUFFIX} header`;
+	if (signature.value === undefined && signature.error === undefined)
+		signature.error = `missing *${SIGNATURE_SUFFIX} header`;
+	if (timestamp.value === undefined && timestamp.error === undefined)
+		timestamp.error = `missing *${TIMESTAMP_SUFFIX} header`;
 	return { signature, timestamp };
 }
 
@@ -51,19 +58,23 @@ export function verifySignature(
 	toleranceMs: number,
 ): Verification {
 	try {
-		if (!secrets.some((secret) => typeof secret === 'string' && secret.length > 0)) return { ok: false, reason: 'no webhook secret configured', secretMayHelp: true };
+		if (!secrets.some((secret) => typeof secret === 'string' && secret.length > 0))
+			return { ok: false, reason: 'no webhook secret configured', secretMayHelp: true };
 		if (!Buffer.isBuffer(rawBody)) return { ok: false, reason: 'raw body unavailable' };
 		const found = findHeaders(headers);
 		if (found.signature.error !== undefined) return { ok: false, reason: found.signature.error };
 		if (found.timestamp.error !== undefined) return { ok: false, reason: found.timestamp.error };
 		const signature = found.signature.value as string;
 		const stamp = found.timestamp.value as string;
-		if (!/^\d{1,16}$/.test(stamp)) return { ok: false, reason: 'timestamp is not a number of milliseconds' };
+		if (!/^\d{1,16}$/.test(stamp))
+			return { ok: false, reason: 'timestamp is not a number of milliseconds' };
 		const timestamp = Number(stamp);
-		if (Math.abs(now - timestamp) > toleranceMs) return { ok: false, reason: 'timestamp outside the tolerance window' };
+		if (Math.abs(now - timestamp) > toleranceMs)
+			return { ok: false, reason: 'timestamp outside the tolerance window' };
 		// Hex decoding stops at the first non-hex character, so 32 bytes from 64 characters means all hex.
 		const given = signature.length === 64 ? Buffer.from(signature, 'hex') : undefined;
-		if (!given || given.length !== 32) return { ok: false, reason: 'signature is not 64 hex characters' };
+		if (!given || given.length !== 32)
+			return { ok: false, reason: 'signature is not 64 hex characters' };
 		const prefix = `${stamp}.`;
 		let match = -1;
 		// Check every secret (no early exit) so timing does not reveal which one matched. The HMAC
@@ -75,7 +86,9 @@ export function verifySignature(
 			if (timingSafeEqual(expected, given) && match === -1) match = index;
 		}
 		// Only a mismatch (or no secret at all) could be cured by a secret saved since: secretMayHelp.
-		return match === -1 ? { ok: false, reason: 'signature does not match', secretMayHelp: true } : { ok: true, timestamp, secretIndex: match };
+		return match === -1
+			? { ok: false, reason: 'signature does not match', secretMayHelp: true }
+			: { ok: true, timestamp, secretIndex: match };
 	} catch {
 		return { ok: false, reason: 'signature could not be checked' };
 	}

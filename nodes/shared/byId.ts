@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { getId, type IdKind } from './validate';
 import { apiRequest, segment } from './transport';
@@ -22,8 +27,13 @@ export function byIdOperation(spec: {
 	empty?: (id: string) => IDataObject;
 	output?: (body: IDataObject) => IDataObject;
 }) {
-	const notice: INodeProperties[] = spec.notice ? [{ displayName: spec.notice, name: `${spec.operation}Notice`, type: 'notice', default: '' }] : [];
-	const description: INodeProperties[] = forOperation(spec.resource, spec.operation, [...notice, spec.field]);
+	const notice: INodeProperties[] = spec.notice
+		? [{ displayName: spec.notice, name: `${spec.operation}Notice`, type: 'notice', default: '' }]
+		: [];
+	const description: INodeProperties[] = forOperation(spec.resource, spec.operation, [
+		...notice,
+		spec.field,
+	]);
 	async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 		const id = getId.call(this, spec.field.name, i, spec.label, spec.kind);
 		const body = await apiRequest.call(this, spec.method, spec.path(segment(id)), { itemIndex: i });

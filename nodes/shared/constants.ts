@@ -39,7 +39,14 @@ export const SCAN_STATUSES = [
 export const ADDRESS_TYPES = ['shipping', 'deposit'] as const;
 
 /** GET /v1/scans filter values (the provider's SDK: ScansListRequest). */
-export const SCAN_LIST_STATUSES = ['in_process', 'cancelled', 'rejected', 'completed', 'deleted', 'restoring'] as const;
+export const SCAN_LIST_STATUSES = [
+	'in_process',
+	'cancelled',
+	'rejected',
+	'completed',
+	'deleted',
+	'restoring',
+] as const;
 export const SCAN_REQUEST_TYPES = ['scan', 'open'] as const;
 /** The periods of GET /v1/mails `arrived` and GET /v1/scans `scanned`. */
 export const LIST_PERIODS = ['week', 'month', 'half_year', 'year'] as const;
@@ -47,4 +54,11 @@ export const LIST_PERIODS = ['week', 'month', 'half_year', 'year'] as const;
  * Mail types POST /v1/sandbox/seed/mail takes (the SDK's SeedSandboxMailDto): upper case, and
  * LARGELETTER without the underscore of the REST filter value large_letter.
  */
-export const SEED_MAIL_TYPES = ['LETTER', 'LARGELETTER', 'MAGAZINE', 'CATALOG', 'SOFTPAK', 'PACKAGE'] as const;
+export const SEED_MAIL_TYPES = [
+	'LETTER',
+	'LARGELETTER',
+	'MAGAZINE',
+	'CATALOG',
+	'SOFTPAK',
+	'PACKAGE',
+] as const;

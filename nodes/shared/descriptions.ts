@@ -5,7 +5,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /** Options from API values: `large_letter` → "Large letter". */
 export function optionsOf(values: readonly string[]): Array<{ name: string; value: string }> {
-	return values.map((value) => ({ name: value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()), value }));
+	return values.map((value) => ({
+		name: value.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()),
+		value,
+	}));
 }
 
 /** The periods of the `arrived` (mail) and `scanned` (scans) list filters. */
@@ -30,7 +33,14 @@ export const SORT_FILTER: INodeProperties = {
 
 /** A Get Many operation's Filters collection (node parameter `filters`). */
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options,
+	};
 }
 
 /** Return All + Limit, with the wording and defaults n8n's lint expects. */
@@ -140,7 +150,12 @@ export function folderLocator(overrides: Partial<INodeProperties> = {}): INodePr
 				name: 'id',
 				type: 'string',
 				placeholder: '12',
-				validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'A folder ID is a number' } }],
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\d+$', errorMessage: 'A folder ID is a number' },
+					},
+				],
 			},
 			{
 				displayName: 'By Name',

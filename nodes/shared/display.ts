@@ -5,9 +5,16 @@ import type { INodeProperties } from 'n8n-workflow';
  * n8n-workflow's updateDisplayOptions does the same through lodash's deep merge, which took a
  * fifth of this package's cold load (bench figure 4).
  */
-export function forOperation(resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] {
+export function forOperation(
+	resource: string,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] {
 	return properties.map((property) => ({
 		...property,
-		displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, resource: [resource], operation: [operation] } },
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, resource: [resource], operation: [operation] },
+		},
 	}));
 }

@@ -1,13 +1,32 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, DEFAULT_MAX_FILE_MB, type DownloadedFile, downloadFile, segment } from './transport';
+import {
+	apiRequest,
+	DEFAULT_MAX_FILE_MB,
+	type DownloadedFile,
+	downloadFile,
+	segment,
+} from './transport';
 
 type FileContext = IWebhookFunctions | IPollFunctions | IExecuteFunctions;
 
 /** The triggers' "Download File" option; `description` says which file this trigger fetches. */
 export function downloadFileOption(description: string): INodeProperties {
-	return { displayName: 'Download File', name: 'downloadFile', type: 'boolean', default: false, description };
+	return {
+		displayName: 'Download File',
+		name: 'downloadFile',
+		type: 'boolean',
+		default: false,
+		description,
+	};
 }
 
 /** The triggers' "Put Output File in Field" option, shown once Download File is on. */
@@ -28,7 +47,8 @@ export function maxFileSizeOption(overrides: Partial<INodeProperties> = {}): INo
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_MAX_FILE_MB,
-		description: 'Larger files are not downloaded, so that one huge file cannot exhaust n8n\'s memory; the item then says why in download_error',
+		description:
+			"Larger files are not downloaded, so that one huge file cannot exhaust n8n's memory; the item then says why in download_error",
 		...overrides,
 	};
 }
@@ -36,7 +56,11 @@ export function maxFileSizeOption(overrides: Partial<INodeProperties> = {}): INo
 /** The Max File Size option's value in bytes; the default when it is not a number of at least 1. */
 export function maxBytesOf(options: IDataObject): number {
 	const mb = options.maxFileSizeMb;
-	return (typeof mb === 'number' && Number.isFinite(mb) && mb >= 1 ? mb : DEFAULT_MAX_FILE_MB) * 1024 * 1024;
+	return (
+		(typeof mb === 'number' && Number.isFinite(mb) && mb >= 1 ? mb : DEFAULT_MAX_FILE_MB) *
+		1024 *
+		1024
+	);
 }
 
 /**
@@ -46,11 +70,21 @@ export function maxBytesOf(options: IDataObject): number {
 export async function downloadScanFile(
 	this: FileContext,
 	scanId: string,
-	{ fallbackName = `scan-${scanId}.pdf`, itemIndex, maxBytes, signal }: { fallbackName?: string; itemIndex?: number; maxBytes?: number; signal?: AbortSignal } = {},
+	{
+		fallbackName = `scan-${scanId}.pdf`,
+		itemIndex,
+		maxBytes,
+		signal,
+	}: { fallbackName?: string; itemIndex?: number; maxBytes?: number; signal?: AbortSignal } = {},
 ): Promise<DownloadedFile> {
-	const link = await apiRequest.call(this, 'GET', `/v1/scans/${segment(scanId)}/file`, { itemIndex, signal });
+	const link = await apiRequest.call(this, 'GET', `/v1/scans/${segment(scanId)}/file`, {
+		itemIndex,
+		signal,
+	});
 	if (typeof link.url !== 'string') {
-		throw new NodeOperationError(this.getNode(), `GET /v1/scans/${scanId}/file returned no link`, { itemIndex });
+		throw new NodeOperationError(this.getNode(), `GET /v1/scans/${scanId}/file returned no link`, {
+			itemIndex,
+		});
 	}
 	return await downloadFile.call(this, link.url, fallbackName, { itemIndex, maxBytes, signal });
 }
@@ -67,7 +101,10 @@ export async function attachFile(
 ): Promise<void> {
 	try {
 		const file = await download();
-		item.binary = { ...(item.binary ?? {}), [property]: await this.helpers.prepareBinaryData(file.data, file.fileName, file.contentType) };
+		item.binary = {
+			...(item.binary ?? {}),
+			[property]: await this.helpers.prepareBinaryData(file.data, file.fileName, file.contentType),
+		};
 	} catch (error) {
 		item.json.download_error = (error as Error).message;
 	}
@@ -80,11 +117,20 @@ export async function attachLink(
 	url: unknown,
 	fallbackName: string,
 	property: string,
-	{ missing = 'No file link to download', maxBytes, signal }: { missing?: string; maxBytes?: number; signal?: AbortSignal } = {},
+	{
+		missing = 'No file link to download',
+		maxBytes,
+		signal,
+	}: { missing?: string; maxBytes?: number; signal?: AbortSignal } = {},
 ): Promise<void> {
 	if (typeof url !== 'string' || url === '') {
 		item.json.download_error = missing;
 		return;
 	}
-	await attachFile.call(this, item, property, async () => await downloadFile.call(this, url, fallbackName, { maxBytes, signal }));
+	await attachFile.call(
+		this,
+		item,
+		property,
+		async () => await downloadFile.call(this, url, fallbackName, { maxBytes, signal }),
+	);
 }

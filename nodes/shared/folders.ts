@@ -31,7 +31,12 @@ export interface FolderOptions {
  * By name, the folder is looked up: the exact name, else a name that differs only in letter case;
  * a name several folders share gives the oldest, the same every time.
  */
-export async function resolveFolderId(this: IExecuteFunctions, choice: FolderChoice | string | undefined, itemIndex: number, options: FolderOptions = {}): Promise<string> {
+export async function resolveFolderId(
+	this: IExecuteFunctions,
+	choice: FolderChoice | string | undefined,
+	itemIndex: number,
+	options: FolderOptions = {},
+): Promise<string> {
 	const mode = choice && typeof choice === 'object' ? choice.mode : 'id';
 	const value = locatorValue(choice);
 	if (mode !== 'name') return checkId.call(this, value, 'Folder', 'numeric', itemIndex);
@@ -48,23 +53,35 @@ export async function folderByName(
 	this: IExecuteFunctions,
 	rawName: string,
 	itemIndex: number,
-	{ use = 'read', createIfMissing = false, createOption = false, preview = false }: FolderOptions & { preview?: boolean } = {},
+	{
+		use = 'read',
+		createIfMissing = false,
+		createOption = false,
+		preview = false,
+	}: FolderOptions & { preview?: boolean } = {},
 ): Promise<{ id: string | undefined; created?: boolean; name?: string }> {
 	const name = rawName.trim();
-	if (name === '') throw new NodeOperationError(this.getNode(), 'Folder name is empty', { itemIndex });
+	if (name === '')
+		throw new NodeOperationError(this.getNode(), 'Folder name is empty', { itemIndex });
 	const destructive = use === 'delete';
 	const find = (folders: IDataObject[]): IDataObject | undefined => {
 		const matches = foldersNamed(folders, name, { exact: destructive });
 		if (destructive && matches.length > 1) {
-			throw new NodeOperationError(this.getNode(), `${matches.length} folders are named "${name}"`, {
-				itemIndex,
-				description: `Folders ${matches.map((f) => `"${String(f.name)}" (ID ${String(f.id)})`).join(', ')} all match. Choose the folder to delete by ID.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`${matches.length} folders are named "${name}"`,
+				{
+					itemIndex,
+					description: `Folders ${matches.map((f) => `"${String(f.name)}" (ID ${String(f.id)})`).join(', ')} all match. Choose the folder to delete by ID.`,
+				},
+			);
 		}
 		return matches[0];
 	};
 	const hint = {
-		file: createOption ? ' Turn on "Create Folder If Missing" to create it.' : ' Check the name, or pick the folder from the list.',
+		file: createOption
+			? ' Turn on "Create Folder If Missing" to create it.'
+			: ' Check the name, or pick the folder from the list.',
 		filter: ' Check the name, or pick the folder from the list.',
 		read: ' Check the name, or pick the folder from the list.',
 		rename: ' Check the name, or pick the folder from the list.',
@@ -76,9 +93,16 @@ export async function folderByName(
 			description: `Existing folders: ${folders.map((f) => String(f.name)).join(', ') || 'none'}.${hint}`,
 		});
 	// A change by name reads the list as it is now; everything else reads this execution's view.
-	const folders = use === 'rename' || use === 'delete' ? await listAllFolders.call(this, itemIndex) : await executionFolders.call(this, itemIndex);
+	const folders =
+		use === 'rename' || use === 'delete'
+			? await listAllFolders.call(this, itemIndex)
+			: await executionFolders.call(this, itemIndex);
 	const match = find(folders);
-	if (match) return { id: match.id === undefined ? undefined : String(match.id), name: String(match.name ?? name) };
+	if (match)
+		return {
+			id: match.id === undefined ? undefined : String(match.id),
+			name: String(match.name ?? name),
+		};
 	if (use !== 'file' || !createIfMissing) throw notFound(folders);
 	if (preview) {
 		// The run would create it once: the later items of this preview find it (with no ID yet).
@@ -90,7 +114,12 @@ export async function folderByName(
 	// Recorded at once: should the look for a twin fail, the later items file into it, not create another.
 	const entry: IDataObject = { ...folder, id: ours, name };
 	folders.push(entry);
-	const kept = await keepOldest.call(this, ours, (list) => find(list)?.id as string | undefined, itemIndex);
+	const kept = await keepOldest.call(
+		this,
+		ours,
+		(list) => find(list)?.id as string | undefined,
+		itemIndex,
+	);
 	if (kept !== ours) {
 		folders.splice(folders.indexOf(entry), 1);
 		if (!folders.some((f) => String(f.id) === kept)) folders.push({ id: kept, name });
@@ -99,7 +128,10 @@ export async function folderByName(
 }
 
 /** This execution's folder list: read once, shared by all its items (state/folderViews.ts). */
-export async function executionFolders(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function executionFolders(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject[]> {
 	const known = folderViews.get(this);
 	if (known) return await known;
 	const folders = listAllFolders.call(this, itemIndex);
@@ -115,24 +147,38 @@ export async function executionFolders(this: IExecuteFunctions, itemIndex: numbe
  * items of its execution wait for this lookup). The older folder's creator posted first, so a later creator
  * always sees it.
  */
-async function keepOldest(this: IExecuteFunctions, ours: string, find: (folders: IDataObject[]) => string | undefined, itemIndex: number): Promise<string> {
+async function keepOldest(
+	this: IExecuteFunctions,
+	ours: string,
+	find: (folders: IDataObject[]) => string | undefined,
+	itemIndex: number,
+): Promise<string> {
 	const found = find(await listAllFolders.call(this, itemIndex));
 	const oldest = found === undefined ? ours : String(found);
 	if (oldest !== ours) {
 		try {
 			await apiRequest.call(this, 'DELETE', `/v1/folders/${segment(ours)}`, { itemIndex });
 		} catch (error) {
-			this.logger.warn(`Virtual Mailbox: folder ${ours} was created twice at the same moment and could not be removed: ${(error as Error).message}`);
+			this.logger.warn(
+				`Virtual Mailbox: folder ${ours} was created twice at the same moment and could not be removed: ${(error as Error).message}`,
+			);
 		}
 	}
 	return oldest;
 }
 
-export async function listAllFolders(this: IExecuteFunctions | ILoadOptionsFunctions, itemIndex?: number): Promise<IDataObject[]> {
+export async function listAllFolders(
+	this: IExecuteFunctions | ILoadOptionsFunctions,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
 	const body = await apiRequest.call(this, 'GET', '/v1/folders', { itemIndex });
 	const folders = unwrapFolderList(body);
 	if (!folders) {
-		throw new NodeOperationError(this.getNode(), 'Unexpected response from GET /v1/folders: no list of folders', { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			'Unexpected response from GET /v1/folders: no list of folders',
+			{ itemIndex },
+		);
 	}
 	return folders;
 }
@@ -141,10 +187,22 @@ export async function listAllFolders(this: IExecuteFunctions | ILoadOptionsFunct
  * Pure: the folders named `name`: the exact matches, else (unless `exact`) the matches ignoring
  * letter case and surrounding spaces; oldest (lowest ID) first.
  */
-export function foldersNamed(folders: IDataObject[], name: string, { exact = false } = {}): IDataObject[] {
+export function foldersNamed(
+	folders: IDataObject[],
+	name: string,
+	{ exact = false } = {},
+): IDataObject[] {
 	const wanted = name.trim();
 	const exactMatches = folders.filter((f) => String(f.name ?? '') === wanted);
-	const matches = exactMatches.length > 0 || exact ? exactMatches : folders.filter((f) => String(f.name ?? '').trim().toLowerCase() === wanted.toLowerCase());
+	const matches =
+		exactMatches.length > 0 || exact
+			? exactMatches
+			: folders.filter(
+					(f) =>
+						String(f.name ?? '')
+							.trim()
+							.toLowerCase() === wanted.toLowerCase(),
+				);
 	return matches.sort((a, b) => Number(a.id) - Number(b.id));
 }
 

@@ -57,7 +57,8 @@ export const MAIL_FILTERS: INodeProperties[] = [
 	},
 ];
 
-const toList = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : value ? [String(value)] : []);
+const toList = (value: unknown): string[] =>
+	Array.isArray(value) ? (value as string[]) : value ? [String(value)] : [];
 
 /** Pure: the node's filters → the GET /v1/mails query. */
 export function mailQuery(filters: IDataObject, folderId?: string): Query {
@@ -83,8 +84,16 @@ const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase
 export const MAIL_SPLITS: readonly SplitDimension[] = [
 	{ param: 'status', values: MAIL_STATUSES, sampleValue: (item) => lower(item.mail_status) },
 	{ param: 'mail_type', values: MAIL_TYPES, sampleValue: (item) => lower(item.mail_type) },
-	{ param: 'scan_status', values: SCAN_STATUSES, sampleValue: (item) => (item.scan ? lower((item.scan as IDataObject).status) : 'none') },
-	{ param: 'is_read', values: ['true', 'false'], sampleValue: (item) => (typeof item.is_read === 'boolean' ? String(item.is_read) : undefined) },
+	{
+		param: 'scan_status',
+		values: SCAN_STATUSES,
+		sampleValue: (item) => (item.scan ? lower((item.scan as IDataObject).status) : 'none'),
+	},
+	{
+		param: 'is_read',
+		values: ['true', 'false'],
+		sampleValue: (item) => (typeof item.is_read === 'boolean' ? String(item.is_read) : undefined),
+	},
 ];
 
 /**

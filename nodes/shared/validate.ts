@@ -8,7 +8,11 @@ export type IdKind = 'numeric' | 'text';
 
 /** A resource locator ({ __rl, mode, value }) or, in older or hand-written workflows, a plain value → the value. */
 export function locatorValue(raw: unknown): unknown {
-	const isLocator = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && ('__rl' in raw || 'mode' in raw);
+	const isLocator =
+		raw !== null &&
+		typeof raw === 'object' &&
+		!Array.isArray(raw) &&
+		('__rl' in raw || 'mode' in raw);
 	return isLocator ? (raw as IDataObject).value : raw;
 }
 
@@ -16,20 +20,43 @@ export function locatorValue(raw: unknown): unknown {
  * Read an id parameter that may be a resource locator ({ mode, value }) or, in older or
  * hand-written workflows, a plain string; check it before any request is made.
  */
-export function getId(this: IExecuteFunctions, name: string, itemIndex: number, label: string, kind: IdKind): string {
-	return checkId.call(this, locatorValue(this.getNodeParameter(name, itemIndex, '')), label, kind, itemIndex);
+export function getId(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	kind: IdKind,
+): string {
+	return checkId.call(
+		this,
+		locatorValue(this.getNodeParameter(name, itemIndex, '')),
+		label,
+		kind,
+		itemIndex,
+	);
 }
 
-export function checkId(this: IExecuteFunctions, value: unknown, label: string, kind: IdKind, itemIndex: number): string {
+export function checkId(
+	this: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	kind: IdKind,
+	itemIndex: number,
+): string {
 	if (value !== null && typeof value === 'object') {
-		throw new NodeOperationError(this.getNode(), `${label} must be text, got ${Array.isArray(value) ? 'a list' : 'an object'}`, {
-			itemIndex,
-			description: `Map a single ID into "${label}", for example {{ $json.id }}.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} must be text, got ${Array.isArray(value) ? 'a list' : 'an object'}`,
+			{
+				itemIndex,
+				description: `Map a single ID into "${label}", for example {{ $json.id }}.`,
+			},
+		);
 	}
 	const id = value === undefined || value === null ? '' : String(value).trim();
 	// A path segment of "." or ".." would change which endpoint is called.
-	if (id === '.' || id === '..') throw new NodeOperationError(this.getNode(), `${label} cannot be "${id}"`, { itemIndex });
+	if (id === '.' || id === '..')
+		throw new NodeOperationError(this.getNode(), `${label} cannot be "${id}"`, { itemIndex });
 	if (id === '') {
 		throw new NodeOperationError(this.getNode(), `${label} is empty`, {
 			itemIndex,
@@ -37,15 +64,27 @@ export function checkId(this: IExecuteFunctions, value: unknown, label: string, 
 		});
 	}
 	if (kind === 'numeric' && !/^\d+$/.test(id)) {
-		throw new NodeOperationError(this.getNode(), `${label} must be a numeric string such as "12345", got "${id}"`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} must be a numeric string such as "12345", got "${id}"`,
+			{ itemIndex },
+		);
 	}
 	return id;
 }
 
-export function requireText(this: IExecuteFunctions, name: string, itemIndex: number, label: string): string {
+export function requireText(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+): string {
 	const value = String(this.getNodeParameter(name, itemIndex, '') ?? '').trim();
 	if (value === '') {
-		throw new NodeOperationError(this.getNode(), `${label} is required`, { itemIndex, description: `Set "${label}".` });
+		throw new NodeOperationError(this.getNode(), `${label} is required`, {
+			itemIndex,
+			description: `Set "${label}".`,
+		});
 	}
 	return value;
 }
@@ -53,7 +92,11 @@ export function requireText(this: IExecuteFunctions, name: string, itemIndex: nu
 export function checkColor(this: IExecuteFunctions, value: unknown, itemIndex: number): string {
 	const color = String(value ?? '').trim();
 	if (!/^#[0-9a-fA-F]{6}$/.test(color)) {
-		throw new NodeOperationError(this.getNode(), `Color must have the form #RRGGBB (for example #1A73E8), got "${color}"`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`Color must have the form #RRGGBB (for example #1A73E8), got "${color}"`,
+			{ itemIndex },
+		);
 	}
 	return color;
 }
@@ -66,22 +109,42 @@ export function checkOneOf<T extends string>(
 	itemIndex: number,
 ): T {
 	if (!allowed.includes(value as T)) {
-		throw new NodeOperationError(this.getNode(), `${label} must be one of ${allowed.join(', ')}; got "${String(value)}"`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} must be one of ${allowed.join(', ')}; got "${String(value)}"`,
+			{ itemIndex },
+		);
 	}
 	return value as T;
 }
 
-export function readReturnAll(this: IExecuteFunctions, itemIndex: number): { returnAll: boolean; limit: number } {
+export function readReturnAll(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): { returnAll: boolean; limit: number } {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? 0 : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw new NodeOperationError(this.getNode(), `Limit must be a whole number of at least 1, got ${limit}`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`Limit must be a whole number of at least 1, got ${limit}`,
+			{ itemIndex },
+		);
 	}
 	return { returnAll, limit };
 }
 
 /** An update must change something: fails with `hint` (what to add) when `body` is empty. */
-export function requireChanges(this: IExecuteFunctions, body: IDataObject, itemIndex: number, hint: string): IDataObject {
-	if (Object.keys(body).length === 0) throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: hint });
+export function requireChanges(
+	this: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+	hint: string,
+): IDataObject {
+	if (Object.keys(body).length === 0)
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex,
+			description: hint,
+		});
 	return body;
 }

@@ -11,18 +11,54 @@ import { startSimulator } from '../simulator/server.mjs';
 import { freePort, OWNER, restClient, startN8n, waitFor } from './real-n8n.mjs';
 import { CREDENTIAL_ID, credentialFor } from './workflows.mjs';
 
-const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/editor');
-const credentials = { virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' } };
+const ARTIFACTS = path.resolve(
+	path.dirname(fileURLToPath(import.meta.url)),
+	'../../test-artifacts/editor',
+);
+const credentials = {
+	virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' },
+};
 const WORKFLOW = {
 	id: 'VmbEditorCheck01',
 	name: 'Editor check',
 	active: false,
 	nodes: [
-		{ id: 'e1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 1.1, position: [0, 0], webhookId: '0e1d0000-0000-4000-8000-000000000001', parameters: { events: ['new-mail'], options: {} }, credentials },
-		{ id: 'e2', name: 'Virtual Mailbox Poll Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxPollTrigger', typeVersion: 1, position: [0, 300], parameters: { event: 'new-mail', filters: {}, options: {} }, credentials },
-		{ id: 'e3', name: 'Virtual Mailbox', type: 'n8n-nodes-virtual-mailbox.virtualMailbox', typeVersion: 1, position: [400, 0], parameters: { resource: 'folder', operation: 'update', folderId: { __rl: true, mode: 'list', value: '' } }, credentials },
+		{
+			id: 'e1',
+			name: 'Virtual Mailbox Trigger',
+			type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger',
+			typeVersion: 1.1,
+			position: [0, 0],
+			webhookId: '0e1d0000-0000-4000-8000-000000000001',
+			parameters: { events: ['new-mail'], options: {} },
+			credentials,
+		},
+		{
+			id: 'e2',
+			name: 'Virtual Mailbox Poll Trigger',
+			type: 'n8n-nodes-virtual-mailbox.virtualMailboxPollTrigger',
+			typeVersion: 1,
+			position: [0, 300],
+			parameters: { event: 'new-mail', filters: {}, options: {} },
+			credentials,
+		},
+		{
+			id: 'e3',
+			name: 'Virtual Mailbox',
+			type: 'n8n-nodes-virtual-mailbox.virtualMailbox',
+			typeVersion: 1,
+			position: [400, 0],
+			parameters: {
+				resource: 'folder',
+				operation: 'update',
+				folderId: { __rl: true, mode: 'list', value: '' },
+			},
+			credentials,
+		},
 	],
-	connections: { 'Virtual Mailbox Trigger': { main: [[{ node: 'Virtual Mailbox', type: 'main', index: 0 }]] } },
+	connections: {
+		'Virtual Mailbox Trigger': { main: [[{ node: 'Virtual Mailbox', type: 'main', index: 0 }]] },
+	},
 	settings: {},
 	pinData: {},
 };
@@ -36,10 +72,23 @@ beforeAll(async () => {
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
 	sim = await startSimulator({ count: 20 });
 	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-editor-'));
-	n8n = await startN8n({ userFolder, port: await freePort(), credentials: [credentialFor(sim)], workflows: [WORKFLOW, FILING_WORKFLOW, RULES_WORKFLOW] });
+	n8n = await startN8n({
+		userFolder,
+		port: await freePort(),
+		credentials: [credentialFor(sim)],
+		workflows: [WORKFLOW, FILING_WORKFLOW, RULES_WORKFLOW],
+	});
 	browser = await chromium.launch({
 		executablePath: inject('chromiumPath'),
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
 	});
 	page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 	await page.goto(`${n8n.base}/signin`);
@@ -59,12 +108,20 @@ afterAll(async () => {
 const shot = (name) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 /** Every <img> of our icons on the canvas's nodes: src and whether it decoded (menus elsewhere may show more). */
 const ourIcons = () =>
-	page.$$eval('[data-test-id="canvas-node"] img', (els) => els.filter((e) => e.src.includes('/icons/n8n-nodes-virtual-mailbox/')).map((e) => ({ src: e.src, width: e.naturalWidth })));
+	page.$$eval('[data-test-id="canvas-node"] img', (els) =>
+		els
+			.filter((e) => e.src.includes('/icons/n8n-nodes-virtual-mailbox/'))
+			.map((e) => ({ src: e.src, width: e.naturalWidth })),
+	);
 
 test('each of our nodes renders on the canvas with its light icon', async () => {
 	await page.goto(`${n8n.base}/workflow/${WORKFLOW.id}`);
 	await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
-	await page.waitForFunction(() => document.querySelectorAll('[data-test-id="canvas-node"]').length === 3 && [...document.images].every((i) => i.complete));
+	await page.waitForFunction(
+		() =>
+			document.querySelectorAll('[data-test-id="canvas-node"]').length === 3 &&
+			[...document.images].every((i) => i.complete),
+	);
 	await shot('canvas-light');
 	const icons = await ourIcons();
 	expect(icons).toHaveLength(3);
@@ -72,26 +129,38 @@ test('each of our nodes renders on the canvas with its light icon', async () => 
 		expect(icon.src).toMatch(/\/dist\/icons\/virtualMailbox\.svg$/);
 		expect(icon.width).toBeGreaterThan(0);
 	}
-	for (const name of WORKFLOW.nodes.map((n) => n.name)) await expect(page.getByText(name, { exact: true }).count()).resolves.toBeGreaterThan(0);
+	for (const name of WORKFLOW.nodes.map((n) => n.name))
+		await expect(page.getByText(name, { exact: true }).count()).resolves.toBeGreaterThan(0);
 }, 120_000);
 
 test('the action node panel shows the resource and operation pickers, and the folder list comes from the simulator', async () => {
 	// The action node is the one whose subtitle shows its operation.
-	await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'update: folder' }).dblclick();
+	await page
+		.locator('[data-test-id="canvas-node"]')
+		.filter({ hasText: 'update: folder' })
+		.dblclick();
 	await page.waitForSelector('[data-test-id="ndv"]');
 	expect(await page.inputValue('[data-test-id="parameter-input-resource"] input')).toBe('Folder');
 	expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe('Update');
 	await shot('panel-pickers');
 	await page.click('[data-test-id="rlc-input"]');
 	await page.waitForSelector('[data-test-id="rlc-item"]', { timeout: 30_000 });
-	const folders = await page.$$eval('[data-test-id="rlc-item"]', (els) => els.map((e) => e.textContent.trim()));
+	const folders = await page.$$eval('[data-test-id="rlc-item"]', (els) =>
+		els.map((e) => e.textContent.trim()),
+	);
 	expect(folders).toEqual(['Banking', 'Bills', 'Health', 'Insurance', 'Receipts', 'Taxes']);
 	expect(sim.requests.some((r) => r.method === 'GET' && r.path === '/v1/folders')).toBe(true);
 	await shot('panel-folder-list');
 	await page.keyboard.press('Escape');
 	// n8n 2.x closes the panel with its close button, 1.x with "Back to canvas".
-	await page.locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first().click({ timeout: 5_000 }).catch(() => {});
-	await page.waitForSelector('[data-test-id="ndv"]', { state: 'hidden', timeout: 10_000 }).catch(async () => await page.getByText('Back to canvas').click());
+	await page
+		.locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]')
+		.first()
+		.click({ timeout: 5_000 })
+		.catch(() => {});
+	await page
+		.waitForSelector('[data-test-id="ndv"]', { state: 'hidden', timeout: 10_000 })
+		.catch(async () => await page.getByText('Back to canvas').click());
 	await page.waitForSelector('[data-test-id="ndv"]', { state: 'hidden', timeout: 10_000 });
 }, 120_000);
 
@@ -108,7 +177,9 @@ test('the node creator finds our nodes by name: the action node and its webhook 
 	expect(panel.split('Virtual Mailbox').length - 1).toBeGreaterThanOrEqual(2);
 	expect(panel).toContain('Virtual Mailbox Poll');
 	if (n8n.runtime.major >= 2) {
-		expect(panel).toContain('File, scan and ship virtual mailbox mail, or start a workflow when mail arrives');
+		expect(panel).toContain(
+			'File, scan and ship virtual mailbox mail, or start a workflow when mail arrives',
+		);
 		expect(panel).toContain('by checking the mailbox on a schedule');
 	}
 	await page.keyboard.press('Escape');
@@ -122,7 +193,9 @@ test('the node creator finds the package by what a user wants to do: "folder", "
 		await page.click('[data-test-id="node-creator-plus-button"]');
 		await page.keyboard.type(words);
 		await page.waitForTimeout(1500);
-		found[words] = (await page.locator('[data-test-id="node-creator"]').textContent()).includes('Virtual Mailbox');
+		found[words] = (await page.locator('[data-test-id="node-creator"]').textContent()).includes(
+			'Virtual Mailbox',
+		);
 		if (words === 'move to folder') await shot('node-creator-move-to-folder');
 	}
 	expect(found).toEqual({ folder: true, 'file mail': true, 'move to folder': true, PMB: true });
@@ -144,34 +217,58 @@ test('with the dark theme the editor switches to the dark icon', async () => {
 }, 120_000);
 
 test('both icons read at 16 px and 64 px: visible shapes with contrast on their own background', async () => {
-	const svg = (name) => `data:image/svg+xml;base64,${fs.readFileSync(path.resolve(ARTIFACTS, '../../icons', name)).toString('base64')}`;
-	const icons = { light: { src: svg('virtualMailbox.svg'), background: '#ffffff' }, dark: { src: svg('virtualMailbox.dark.svg'), background: '#1f1f1f' } };
+	const svg = (name) =>
+		`data:image/svg+xml;base64,${fs.readFileSync(path.resolve(ARTIFACTS, '../../icons', name)).toString('base64')}`;
+	const icons = {
+		light: { src: svg('virtualMailbox.svg'), background: '#ffffff' },
+		dark: { src: svg('virtualMailbox.dark.svg'), background: '#1f1f1f' },
+	};
 	await page.setContent(
-		`<body style="margin:0;display:flex;gap:24px;padding:24px;background:#888">${Object.entries(icons)
-			.map(([theme, { src, background }]) => [16, 64].map((size) => `<div style="background:${background};padding:8px"><img id="${theme}-${size}" src="${src}" width="${size}" height="${size}"></div>`).join(''))
+		`<body style="margin:0;display:flex;gap:24px;padding:24px;background:#888">${Object.entries(
+			icons,
+		)
+			.map(([theme, { src, background }]) =>
+				[16, 64]
+					.map(
+						(size) =>
+							`<div style="background:${background};padding:8px"><img id="${theme}-${size}" src="${src}" width="${size}" height="${size}"></div>`,
+					)
+					.join(''),
+			)
 			.join('')}</body>`,
 	);
-	await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth > 0));
+	await page.waitForFunction(() =>
+		[...document.images].every((i) => i.complete && i.naturalWidth > 0),
+	);
 	await shot('icons-16-64');
-	const stats = await page.evaluate((backgrounds) => {
-		const out = {};
-		for (const img of document.images) {
-			const canvas = document.createElement('canvas');
-			canvas.width = canvas.height = img.width;
-			const ctx = canvas.getContext('2d');
-			ctx.fillStyle = backgrounds[img.id.split('-')[0]];
-			ctx.fillRect(0, 0, img.width, img.height);
-			ctx.drawImage(img, 0, 0, img.width, img.height);
-			const { data } = ctx.getImageData(0, 0, img.width, img.height);
-			const luminance = [];
-			for (let i = 0; i < data.length; i += 4) luminance.push(0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]);
-			const bg = luminance[0];
-			out[img.id] = { covered: luminance.filter((l) => Math.abs(l - bg) > 40).length / luminance.length, spread: Math.max(...luminance) - Math.min(...luminance) };
-		}
-		return out;
-	}, { light: icons.light.background, dark: icons.dark.background });
+	const stats = await page.evaluate(
+		(backgrounds) => {
+			const out = {};
+			for (const img of document.images) {
+				const canvas = document.createElement('canvas');
+				canvas.width = canvas.height = img.width;
+				const ctx = canvas.getContext('2d');
+				ctx.fillStyle = backgrounds[img.id.split('-')[0]];
+				ctx.fillRect(0, 0, img.width, img.height);
+				ctx.drawImage(img, 0, 0, img.width, img.height);
+				const { data } = ctx.getImageData(0, 0, img.width, img.height);
+				const luminance = [];
+				for (let i = 0; i < data.length; i += 4)
+					luminance.push(0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]);
+				const bg = luminance[0];
+				out[img.id] = {
+					covered: luminance.filter((l) => Math.abs(l - bg) > 40).length / luminance.length,
+					spread: Math.max(...luminance) - Math.min(...luminance),
+				};
+			}
+			return out;
+		},
+		{ light: icons.light.background, dark: icons.dark.background },
+	);
 	for (const [id, { covered, spread }] of Object.entries(stats)) {
-		expect(covered, `${id}: share of pixels that stand out from the background`).toBeGreaterThan(0.25);
+		expect(covered, `${id}: share of pixels that stand out from the background`).toBeGreaterThan(
+			0.25,
+		);
 		expect(spread, `${id}: luminance range`).toBeGreaterThan(100);
 	}
 }, 60_000);
@@ -189,21 +286,41 @@ test('the editor opens every example', async () => {
 	expect(examples.length).toBeGreaterThanOrEqual(5);
 	for (const { file, workflow } of examples) {
 		const { id: _id, active: _active, ...body } = workflow;
-		const created = (await rest.call("POST", "/rest/workflows", { ...body, active: false, name: `${workflow.name} (editor check)` })).data;
+		const created = (
+			await rest.call('POST', '/rest/workflows', {
+				...body,
+				active: false,
+				name: `${workflow.name} (editor check)`,
+			})
+		).data;
 		await page.goto(`${n8n.base}/workflow/${created.id}`);
 		const nodes = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
 		await page.waitForFunction(
-			(names) => names.every((name) => [...document.querySelectorAll('[data-test-id="canvas-node"]')].some((e) => e.textContent.includes(name))) && [...document.images].every((i) => i.complete),
+			(names) =>
+				names.every((name) =>
+					[...document.querySelectorAll('[data-test-id="canvas-node"]')].some((e) =>
+						e.textContent.includes(name),
+					),
+				) && [...document.images].every((i) => i.complete),
 			nodes.map((n) => n.name),
 			{ timeout: 60_000 },
 		);
 		await page.waitForTimeout(500);
 		await shot(`example-${file.replace(/\.json$/, '')}`);
 		const canvas = await page.locator('[data-test-id="canvas-node"]').allTextContents();
-		for (const node of nodes) expect(canvas.some((text) => text.includes(node.name)), `${file}: ${node.name}`).toBe(true);
+		for (const node of nodes)
+			expect(
+				canvas.some((text) => text.includes(node.name)),
+				`${file}: ${node.name}`,
+			).toBe(true);
 		// The sticky note's heading; n8n marks a node whose type or version it lacks "not installed".
-		await expect(page.getByText('Set up', { exact: true }).count(), `${file}: sticky note`).resolves.toBeGreaterThan(0);
-		expect(await page.locator('body').textContent(), file).not.toMatch(/not (currently )?installed/i);
+		await expect(
+			page.getByText('Set up', { exact: true }).count(),
+			`${file}: sticky note`,
+		).resolves.toBeGreaterThan(0);
+		expect(await page.locator('body').textContent(), file).not.toMatch(
+			/not (currently )?installed/i,
+		);
 	}
 }, 300_000);
 
@@ -212,34 +329,97 @@ test('the editor opens every example', async () => {
 // one opens the node on it; the ID pickers list the simulator's items; filing one branch of
 // a sorting workflow, counted in clicks.
 const requireFromHere = createRequire(import.meta.url);
-const { VirtualMailbox } = requireFromHere('../../dist/nodes/VirtualMailbox/VirtualMailbox.node.js');
+const { VirtualMailbox } = requireFromHere(
+	'../../dist/nodes/VirtualMailbox/VirtualMailbox.node.js',
+);
 /** [resource display name, [action texts in the order n8n lists them]] from the built node. */
 const ACTIONS_BY_RESOURCE = (() => {
 	const { properties } = new VirtualMailbox().description;
 	return properties
 		.find((p) => p.name === 'resource')
-		.options.map(({ name, value }) => [name, properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(value)).options.map((o) => o.action)]);
+		.options.map(({ name, value }) => [
+			name,
+			properties
+				.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(value))
+				.options.map((o) => o.action),
+		]);
 })();
 const FILING_WORKFLOW = {
 	id: 'VmbEditorFiling1',
 	name: 'Filing branch',
 	active: false,
 	nodes: [
-		{ id: 'f1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 1.1, position: [0, 0], webhookId: '0e1d0000-0000-4000-8000-0000000000f1', parameters: { events: ['new-mail'], options: {} }, credentials },
+		{
+			id: 'f1',
+			name: 'Virtual Mailbox Trigger',
+			type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger',
+			typeVersion: 1.1,
+			position: [0, 0],
+			webhookId: '0e1d0000-0000-4000-8000-0000000000f1',
+			parameters: { events: ['new-mail'], options: {} },
+			credentials,
+		},
 		{
 			id: 'f2',
 			name: 'Switch',
 			type: 'n8n-nodes-base.switch',
 			typeVersion: 3.2,
 			position: [250, 0],
-			parameters: { rules: { values: [{ conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 }, conditions: [{ leftValue: '={{ $json.sender_name }}', rightValue: 'City Utilities', operator: { type: 'string', operation: 'equals' } }], combinator: 'and' }, renameOutput: true, outputKey: 'Bills' }] }, options: {} },
+			parameters: {
+				rules: {
+					values: [
+						{
+							conditions: {
+								options: {
+									caseSensitive: true,
+									leftValue: '',
+									typeValidation: 'strict',
+									version: 2,
+								},
+								conditions: [
+									{
+										leftValue: '={{ $json.sender_name }}',
+										rightValue: 'City Utilities',
+										operator: { type: 'string', operation: 'equals' },
+									},
+								],
+								combinator: 'and',
+							},
+							renameOutput: true,
+							outputKey: 'Bills',
+						},
+					],
+				},
+				options: {},
+			},
 		},
 		// Saved before Mail ID was a resource locator: a plain string.
-		{ id: 'f3', name: 'Saved with a plain Mail ID', type: 'n8n-nodes-virtual-mailbox.virtualMailbox', typeVersion: 1, position: [0, 300], parameters: { resource: 'mail', operation: 'get', mailId: '100002' }, credentials },
+		{
+			id: 'f3',
+			name: 'Saved with a plain Mail ID',
+			type: 'n8n-nodes-virtual-mailbox.virtualMailbox',
+			typeVersion: 1,
+			position: [0, 300],
+			parameters: { resource: 'mail', operation: 'get', mailId: '100002' },
+			credentials,
+		},
 	],
-	connections: { 'Virtual Mailbox Trigger': { main: [[{ node: 'Switch', type: 'main', index: 0 }]] } },
+	connections: {
+		'Virtual Mailbox Trigger': { main: [[{ node: 'Switch', type: 'main', index: 0 }]] },
+	},
 	settings: {},
-	pinData: { 'Virtual Mailbox Trigger': [{ json: { id: '100002', sender_name: 'City Utilities', mail_type: 'letter', event: 'new-mail' } }] },
+	pinData: {
+		'Virtual Mailbox Trigger': [
+			{
+				json: {
+					id: '100002',
+					sender_name: 'City Utilities',
+					mail_type: 'letter',
+					event: 'new-mail',
+				},
+			},
+		],
+	},
 };
 
 /** A webhook trigger alone, to build "IRS → Taxes, magazines → Magazines" after it with File by Rules. */
@@ -247,7 +427,18 @@ const RULES_WORKFLOW = {
 	id: 'VmbEditorRules01',
 	name: 'Filing by rules',
 	active: false,
-	nodes: [{ id: 'r1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 2, position: [0, 0], webhookId: '0e1d0000-0000-4000-8000-0000000000f2', parameters: { events: ['new-mail'], options: {} }, credentials }],
+	nodes: [
+		{
+			id: 'r1',
+			name: 'Virtual Mailbox Trigger',
+			type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: '0e1d0000-0000-4000-8000-0000000000f2',
+			parameters: { events: ['new-mail'], options: {} },
+			credentials,
+		},
+	],
 	connections: {},
 	settings: {},
 	pinData: {},
@@ -257,7 +448,10 @@ describe('node creator actions and ID pickers', () => {
 	const creator = () => page.locator('[data-test-id="node-creator"]');
 	const ndv = () => page.locator('[data-test-id="ndv"]');
 	const closePanel = async () => {
-		await ndv().locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first().click();
+		await ndv()
+			.locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]')
+			.first()
+			.click();
 		await ndv().waitFor({ state: 'hidden', timeout: 10_000 });
 	};
 	const openWorkflow = async () => {
@@ -276,11 +470,15 @@ describe('node creator actions and ID pickers', () => {
 		await creator().getByText(action, { exact: true }).click();
 		await ndv().waitFor();
 		expect(await page.inputValue('[data-test-id="parameter-input-resource"] input')).toBe(resource);
-		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe(operation);
+		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe(
+			operation,
+		);
 	};
 	const rlcItems = async () => {
 		await page.waitForSelector('[data-test-id="rlc-item"]', { timeout: 30_000 });
-		return await page.$$eval('[data-test-id="rlc-item"]', (els) => els.map((e) => e.textContent.trim()));
+		return await page.$$eval('[data-test-id="rlc-item"]', (els) =>
+			els.map((e) => e.textContent.trim()),
+		);
 	};
 
 	test('clicking "Virtual Mailbox" lists every operation, grouped by resource', async () => {
@@ -289,15 +487,23 @@ describe('node creator actions and ID pickers', () => {
 		await creator().getByText(`Actions (${total})`).waitFor({ timeout: 15_000 });
 		await shot('node-creator-actions');
 		// The creator's texts in screen order: each resource's header ("Mail Actions"), then its actions.
-		const texts = await creator().evaluate((root) => [...root.querySelectorAll('*')].filter((e) => e.children.length === 0).map((e) => e.textContent.trim().toLowerCase()));
-		const headers = new Map(ACTIONS_BY_RESOURCE.map(([resource]) => [`${resource} actions`.toLowerCase(), resource]));
+		const texts = await creator().evaluate((root) =>
+			[...root.querySelectorAll('*')]
+				.filter((e) => e.children.length === 0)
+				.map((e) => e.textContent.trim().toLowerCase()),
+		);
+		const headers = new Map(
+			ACTIONS_BY_RESOURCE.map(([resource]) => [`${resource} actions`.toLowerCase(), resource]),
+		);
 		const listed = new Map();
 		let current;
 		for (const text of texts) {
 			if (headers.has(text)) current = headers.get(text);
 			else if (current) listed.set(text, current);
 		}
-		expect([...new Set(texts.filter((t) => headers.has(t)).map((t) => headers.get(t)))]).toEqual(ACTIONS_BY_RESOURCE.map(([resource]) => resource));
+		expect([...new Set(texts.filter((t) => headers.has(t)).map((t) => headers.get(t)))]).toEqual(
+			ACTIONS_BY_RESOURCE.map(([resource]) => resource),
+		);
 		for (const [resource, actions] of ACTIONS_BY_RESOURCE) {
 			for (const action of actions) expect(listed.get(action.toLowerCase()), action).toBe(resource);
 		}
@@ -306,19 +512,36 @@ describe('node creator actions and ID pickers', () => {
 
 	test('choosing "Request a scan" opens the node on Scan → Create, with the billing notice and the mail list from the simulator', async () => {
 		await chooseAction('Request a scan', 'Scan', 'Create');
-		await expect(ndv().getByText(/^Billable: every run/).count()).resolves.toBe(1);
-		await ndv().locator('[data-test-id="resource-locator-mailId"] [data-test-id="rlc-input"]').click();
-		const newest = (await (await fetch(`${sim.url}/v1/mails?sort=newest&limit=50`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json()).data;
+		await expect(
+			ndv()
+				.getByText(/^Billable: every run/)
+				.count(),
+		).resolves.toBe(1);
+		await ndv()
+			.locator('[data-test-id="resource-locator-mailId"] [data-test-id="rlc-input"]')
+			.click();
+		const newest = (
+			await (
+				await fetch(`${sim.url}/v1/mails?sort=newest&limit=50`, {
+					headers: { authorization: `Bearer ${sim.apiKey}` },
+				})
+			).json()
+		).data;
 		const listed = await rlcItems();
 		expect(listed[0]).toContain(`#${newest[0].id}`);
 		expect(listed[0]).toContain(newest[0].sender_name);
 		await shot('panel-mail-list');
 		// Typing a sender searches the mailbox through the API.
 		const sender = newest.at(-1).sender_name;
-		const searchBox = page.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]').first();
+		const searchBox = page
+			.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]')
+			.first();
 		if (await searchBox.count()) await searchBox.fill(sender);
 		else await page.keyboard.type(sender);
-		await waitFor(() => sim.requests.some((r) => r.path === '/v1/mails' && r.query.search?.[0] === sender), 15_000);
+		await waitFor(
+			() => sim.requests.some((r) => r.path === '/v1/mails' && r.query.search?.[0] === sender),
+			15_000,
+		);
 		await page.waitForFunction(
 			(name) => {
 				const items = [...document.querySelectorAll('[data-test-id="rlc-item"]')];
@@ -334,8 +557,16 @@ describe('node creator actions and ID pickers', () => {
 
 	test('choosing "Get a scan" opens the node on Scan → Get, and the scan list comes from the simulator', async () => {
 		await chooseAction('Get a scan', 'Scan', 'Get');
-		await ndv().locator('[data-test-id="resource-locator-scanId"] [data-test-id="rlc-input"]').click();
-		const scans = (await (await fetch(`${sim.url}/v1/scans?sort=newest&limit=50`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json()).data;
+		await ndv()
+			.locator('[data-test-id="resource-locator-scanId"] [data-test-id="rlc-input"]')
+			.click();
+		const scans = (
+			await (
+				await fetch(`${sim.url}/v1/scans?sort=newest&limit=50`, {
+					headers: { authorization: `Bearer ${sim.apiKey}` },
+				})
+			).json()
+		).data;
 		const listed = await rlcItems();
 		expect(listed).toHaveLength(scans.length);
 		expect(listed[0]).toContain(`of mail #${scans[0].mail_id}`);
@@ -346,10 +577,15 @@ describe('node creator actions and ID pickers', () => {
 
 	test('a Mail ID saved as a plain string still shows its value', async () => {
 		await openWorkflow();
-		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Saved with a plain Mail ID' }).dblclick();
+		await page
+			.locator('[data-test-id="canvas-node"]')
+			.filter({ hasText: 'Saved with a plain Mail ID' })
+			.dblclick();
 		await ndv().waitFor();
 		// n8n shows the value with an empty mode selector; the node reads it as it is.
-		const values = await ndv().locator('[data-test-id="parameter-input-mailId"] input').evaluateAll((inputs) => inputs.map((i) => i.value));
+		const values = await ndv()
+			.locator('[data-test-id="parameter-input-mailId"] input')
+			.evaluateAll((inputs) => inputs.map((i) => i.value));
 		expect(values).toContain('100002');
 		await shot('panel-plain-mail-id');
 		await closePanel();
@@ -362,33 +598,62 @@ describe('node creator actions and ID pickers', () => {
 			steps.push(`click ${what}`);
 			await locator.click();
 		};
-		await click('+ on the Switch output', page.locator('[data-test-id="canvas-handle-plus"]').first());
+		await click(
+			'+ on the Switch output',
+			page.locator('[data-test-id="canvas-handle-plus"]').first(),
+		);
 		await page.keyboard.type('Virtual Mailbox');
 		steps.push('type "Virtual Mailbox"');
 		await click('Virtual Mailbox', creator().getByText('Virtual Mailbox', { exact: true }).first());
 		await click('Move mail to folder', creator().getByText('Move mail to folder', { exact: true }));
 		await ndv().waitFor();
-		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe('Move to Folder or Mark Read');
+		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe(
+			'Move to Folder or Mark Read',
+		);
 		// n8n 2.x: a dropdown button; 1.x: a select whose placeholder is the collection's placeholder.
-		await click('Add Field', ndv().locator('[data-test-id="collection-parameter-add"]').or(ndv().getByPlaceholder('Add Field')).first());
-		await click('Folder', page.locator('[data-test-id="collection-parameter-option"]').filter({ hasText: /^Folder$/ }).first());
-		await click('the folder list', ndv().locator('[data-test-id="resource-locator-folderId"] [data-test-id="rlc-input"]'));
+		await click(
+			'Add Field',
+			ndv()
+				.locator('[data-test-id="collection-parameter-add"]')
+				.or(ndv().getByPlaceholder('Add Field'))
+				.first(),
+		);
+		await click(
+			'Folder',
+			page
+				.locator('[data-test-id="collection-parameter-option"]')
+				.filter({ hasText: /^Folder$/ })
+				.first(),
+		);
+		await click(
+			'the folder list',
+			ndv().locator('[data-test-id="resource-locator-folderId"] [data-test-id="rlc-input"]'),
+		);
 		await click('Bills', page.locator('[data-test-id="rlc-item"]').filter({ hasText: /^Bills$/ }));
 		await click('Execute previous nodes', ndv().locator('[data-test-id="execute-previous-node"]'));
 		// Drag the input's id onto Mail ID (n8n maps it as an expression, By ID).
-		const id = ndv().locator('[data-test-id="ndv-input-panel"] [data-target="mappable"][data-value="{{ $json.id }}"]').first();
+		const id = ndv()
+			.locator(
+				'[data-test-id="ndv-input-panel"] [data-target="mappable"][data-value="{{ $json.id }}"]',
+			)
+			.first();
 		await id.waitFor({ timeout: 30_000 });
 		steps.push('drag id onto Mail ID');
 		const from = await id.boundingBox();
 		const to = await ndv().locator('[data-test-id="parameter-input-mailId"]').first().boundingBox();
 		await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
 		await page.mouse.down();
-		await page.mouse.move(from.x + from.width / 2 + 40, from.y + from.height / 2 + 10, { steps: 5 });
+		await page.mouse.move(from.x + from.width / 2 + 40, from.y + from.height / 2 + 10, {
+			steps: 5,
+		});
 		await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
 		await page.mouse.up();
 		await page.waitForTimeout(500);
 		await shot('filing-branch-panel');
-		await click('close the panel', ndv().locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first());
+		await click(
+			'close the panel',
+			ndv().locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first(),
+		);
 		await ndv().waitFor({ state: 'hidden', timeout: 10_000 });
 		await shot('filing-branch-canvas');
 		// What the clicks built, as n8n saved it (Ctrl+S again until it has: n8n 2.x also saves on its own).
@@ -403,9 +668,19 @@ describe('node creator actions and ID pickers', () => {
 		// (n8n 2.x saves on its own: the nodes the tests above added may be saved too.)
 		const added = saved.nodes.find((n) => n.name === saved.connections.Switch.main[0][0].node);
 		expect(added.type).toBe('n8n-nodes-virtual-mailbox.virtualMailbox');
-		const bills = (await (await fetch(`${sim.url}/v1/folders`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).json()).data.find((f) => f.name === 'Bills');
-		expect(added.parameters).toMatchObject({ operation: 'update', mailId: { mode: 'id', value: '={{ $json.id }}' }, updateFields: { folderId: { mode: 'list', value: String(bills.id) } } });
-		expect(saved.connections.Switch.main[0]).toEqual([{ node: added.name, type: 'main', index: 0 }]);
+		const bills = (
+			await (
+				await fetch(`${sim.url}/v1/folders`, { headers: { authorization: `Bearer ${sim.apiKey}` } })
+			).json()
+		).data.find((f) => f.name === 'Bills');
+		expect(added.parameters).toMatchObject({
+			operation: 'update',
+			mailId: { mode: 'id', value: '={{ $json.id }}' },
+			updateFields: { folderId: { mode: 'list', value: String(bills.id) } },
+		});
+		expect(saved.connections.Switch.main[0]).toEqual([
+			{ node: added.name, type: 'main', index: 0 },
+		]);
 		const clicks = steps.filter((s) => s.startsWith('click')).length;
 		console.log(`[editor] filing one branch: ${clicks} clicks and a drag: ${steps.join(' → ')}`);
 		expect(clicks).toBe(9);
@@ -429,7 +704,10 @@ describe('node creator actions and ID pickers', () => {
 			await page.keyboard.type(text, { delay: 150 });
 			await expect.poll(async () => await locator.inputValue(), { timeout: 5_000 }).toBe(text);
 		};
-		await click('+ on the trigger output', page.locator('[data-test-id="canvas-handle-plus"]').first());
+		await click(
+			'+ on the trigger output',
+			page.locator('[data-test-id="canvas-handle-plus"]').first(),
+		);
 		// A user looking for filing types what it is about: "folder" finds the node (an alias).
 		await page.keyboard.type('folder');
 		steps.push('type "folder"');
@@ -437,16 +715,37 @@ describe('node creator actions and ID pickers', () => {
 		await click('Virtual Mailbox', creator().getByText('Virtual Mailbox', { exact: true }).first());
 		await click('File mail by rules', creator().getByText('File mail by rules', { exact: true }));
 		await ndv().waitFor();
-		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe('File by Rules');
+		expect(await page.inputValue('[data-test-id="parameter-input-operation"] input')).toBe(
+			'File by Rules',
+		);
 		// Rule 1 is there from the start: Any Text, Contains the Word, a folder by name.
-		await type('Value', ndv().locator('[data-test-id="parameter-input-value"] input').first(), 'IRS');
-		await type('Folder', ndv().locator('[data-test-id="resource-locator-folder"] [data-test-id="rlc-input"]').first(), 'Taxes');
+		await type(
+			'Value',
+			ndv().locator('[data-test-id="parameter-input-value"] input').first(),
+			'IRS',
+		);
+		await type(
+			'Folder',
+			ndv().locator('[data-test-id="resource-locator-folder"] [data-test-id="rlc-input"]').first(),
+			'Taxes',
+		);
 		await click('Add Rule', ndv().getByRole('button', { name: 'Add Rule' }).first());
 		// Rule 2 starts as Any Text too: the word "magazine" matches mail of type magazine.
-		await type('Value of rule 2', ndv().locator('[data-test-id="parameter-input-value"] input').last(), 'magazine');
-		await type('Folder of rule 2', ndv().locator('[data-test-id="resource-locator-folder"] [data-test-id="rlc-input"]').last(), 'Magazines');
+		await type(
+			'Value of rule 2',
+			ndv().locator('[data-test-id="parameter-input-value"] input').last(),
+			'magazine',
+		);
+		await type(
+			'Folder of rule 2',
+			ndv().locator('[data-test-id="resource-locator-folder"] [data-test-id="rlc-input"]').last(),
+			'Magazines',
+		);
 		await shot('file-by-rules-panel');
-		await click('close the panel', ndv().locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first());
+		await click(
+			'close the panel',
+			ndv().locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]').first(),
+		);
 		await ndv().waitFor({ state: 'hidden', timeout: 10_000 });
 		await shot('file-by-rules-canvas');
 		const rest = await restClient(n8n.base);
@@ -457,15 +756,26 @@ describe('node creator actions and ID pickers', () => {
 			saved = (await rest.call('GET', `/rest/workflows/${RULES_WORKFLOW.id}`)).data;
 			return saved.connections['Virtual Mailbox Trigger']?.main?.[0]?.length > 0;
 		}, 60_000);
-		const added = saved.nodes.find((n) => n.name === saved.connections['Virtual Mailbox Trigger'].main[0][0].node);
+		const added = saved.nodes.find(
+			(n) => n.name === saved.connections['Virtual Mailbox Trigger'].main[0][0].node,
+		);
 		expect(added.parameters.operation).toBe('applyRules');
 		expect(added.parameters.rules.rule).toEqual([
-			expect.objectContaining({ value: 'IRS', folder: expect.objectContaining({ mode: 'name', value: 'Taxes' }) }),
-			expect.objectContaining({ value: 'magazine', folder: expect.objectContaining({ mode: 'name', value: 'Magazines' }) }),
+			expect.objectContaining({
+				value: 'IRS',
+				folder: expect.objectContaining({ mode: 'name', value: 'Taxes' }),
+			}),
+			expect.objectContaining({
+				value: 'magazine',
+				folder: expect.objectContaining({ mode: 'name', value: 'Magazines' }),
+			}),
 		]);
 		// Both rules look in any text (n8n may leave the default out of what it saves).
-		for (const saved of added.parameters.rules.rule) expect(saved.field ?? 'anyText').toBe('anyText');
-		console.log(`[editor] File by Rules, IRS → Taxes and magazines → Magazines: ${steps.length} actions: ${steps.join(' → ')}`);
+		for (const saved of added.parameters.rules.rule)
+			expect(saved.field ?? 'anyText').toBe('anyText');
+		console.log(
+			`[editor] File by Rules, IRS → Taxes and magazines → Magazines: ${steps.length} actions: ${steps.join(' → ')}`,
+		);
 		expect(steps.length).toBe(10);
 	}, 180_000);
 });

@@ -12,10 +12,16 @@ export function exampleWorkflows() {
 		.sort()
 		.map((file) => {
 			const workflow = JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8'));
-			const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger');
-			return { file, workflow, path: trigger ? `${trigger.webhookId}/webhook` : undefined, events: trigger?.parameters.events ?? [] };
-		})
-		;
+			const trigger = workflow.nodes.find(
+				(n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger',
+			);
+			return {
+				file,
+				workflow,
+				path: trigger ? `${trigger.webhookId}/webhook` : undefined,
+				events: trigger?.parameters.events ?? [],
+			};
+		});
 }
 
 /** The examples started by our webhook trigger (the others need a third-party service to run). */
@@ -52,15 +58,30 @@ export function setUpExample(workflow, filesFolder) {
  * one, and unpublishes "file mail by rules", to try it): every published example is then
  * subscribed and does what it shows.
  */
-export const UNPUBLISHED_IN_DEV = ['file-new-mail-by-sender.json', 'branch-mail-by-rules-with-switch.json'];
+export const UNPUBLISHED_IN_DEV = [
+	'file-new-mail-by-sender.json',
+	'branch-mail-by-rules-with-switch.json',
+];
 
 /** The examples as `npm run dev` imports them. */
 export function devWorkflows(filesFolder) {
-	return exampleWorkflows().map((w) => ({ ...w, workflow: { ...setUpExample(w.workflow, filesFolder), ...(UNPUBLISHED_IN_DEV.includes(w.file) ? { active: false } : {}) } }));
+	return exampleWorkflows().map((w) => ({
+		...w,
+		workflow: {
+			...setUpExample(w.workflow, filesFolder),
+			...(UNPUBLISHED_IN_DEV.includes(w.file) ? { active: false } : {}),
+		},
+	}));
 }
 
 /** The mail `npm run dev` suggests logging, and what each shows in the published examples. */
 export const DEV_SAMPLES = [
-	{ shows: 'a package: filed in Packages, and the package alert runs', body: { sender_name: 'Amazon', mail_type: 'package' } },
-	{ shows: 'a bank letter: filed in Banks and marked read', body: { sender_name: 'Chase Bank', mail_type: 'letter' } },
+	{
+		shows: 'a package: filed in Packages, and the package alert runs',
+		body: { sender_name: 'Amazon', mail_type: 'package' },
+	},
+	{
+		shows: 'a bank letter: filed in Banks and marked read',
+		body: { sender_name: 'Chase Bank', mail_type: 'letter' },
+	},
 ];

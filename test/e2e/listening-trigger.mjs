@@ -13,10 +13,30 @@ export function listeningTriggerWorkflow({ id, name, webhookId }) {
 		name,
 		active: false,
 		nodes: [
-			{ id: `${id}-trigger`, name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 2, position: [0, 0], webhookId, parameters: { events: ['new-mail'], options: {} }, credentials: { virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' } } },
-			{ id: `${id}-step`, name: 'Got it', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, 0], parameters: {} },
+			{
+				id: `${id}-trigger`,
+				name: 'Virtual Mailbox Trigger',
+				type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId,
+				parameters: { events: ['new-mail'], options: {} },
+				credentials: {
+					virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' },
+				},
+			},
+			{
+				id: `${id}-step`,
+				name: 'Got it',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [300, 0],
+				parameters: {},
+			},
 		],
-		connections: { 'Virtual Mailbox Trigger': { main: [[{ node: 'Got it', type: 'main', index: 0 }]] } },
+		connections: {
+			'Virtual Mailbox Trigger': { main: [[{ node: 'Got it', type: 'main', index: 0 }]] },
+		},
 		settings: {},
 		pinData: {},
 	};
@@ -26,7 +46,15 @@ export function listeningTriggerWorkflow({ id, name, webhookId }) {
 export async function launchChromium(executablePath) {
 	return await chromium.launch({
 		executablePath,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
 	});
 }
 

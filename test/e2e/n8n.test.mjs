@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator } from '../simulator/server.mjs';
 import * as S from '../support/schemas.mjs';
 import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
-import { credentialFor, operationsWorkflow, pollWorkflows, readOnlyCredentialFor, triggerWorkflow } from './workflows.mjs';
+import {
+	credentialFor,
+	operationsWorkflow,
+	pollWorkflows,
+	readOnlyCredentialFor,
+	triggerWorkflow,
+} from './workflows.mjs';
 import { exampleWorkflows, examplesHome, setUpExample, triggeredExamples } from './examples.mjs';
 import { payloads, sign } from '../support/webhooks.mjs';
 
@@ -29,7 +35,9 @@ const rulesPreview = (() => {
 	const copy = JSON.parse(JSON.stringify(workflow));
 	copy.id = 'VmbRulesPreview1';
 	copy.name = 'E2E: file mail by rules, preview only';
-	const trigger = copy.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger');
+	const trigger = copy.nodes.find(
+		(n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger',
+	);
 	trigger.webhookId = '0e2e0000-0000-4000-8000-00000000f11e';
 	copy.nodes.find((n) => n.parameters.operation === 'applyRules').parameters.previewOnly = true;
 	return { workflow: copy, path: `${trigger.webhookId}/webhook` };
@@ -37,7 +45,13 @@ const rulesPreview = (() => {
 const triggers = {
 	plain: triggerWorkflow({ id: 'VmbTriggerWf0001', name: 'E2E: trigger' }),
 	// Saved at version 1, as workflows made before 1.1 are: they keep working.
-	download: triggerWorkflow({ id: 'VmbTriggerWf0002', name: 'E2E: trigger with download', options: { downloadFile: true, onlyCompleted: true }, events: ['scan-update'], typeVersion: 1 }),
+	download: triggerWorkflow({
+		id: 'VmbTriggerWf0002',
+		name: 'E2E: trigger with download',
+		options: { downloadFile: true, onlyCompleted: true },
+		events: ['scan-update'],
+		typeVersion: 1,
+	}),
 };
 
 beforeAll(async () => {
@@ -47,8 +61,16 @@ beforeAll(async () => {
 	({ env: n8nEnv, filesFolder } = examplesHome(path.join(userFolder, 'home')));
 	// For the poll trigger test: a scan pending before n8n starts, so the first poll records it
 	// pending and a later one sees it complete.
-	const mail = (await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: 'Polling Bank' }) }).then((r) => r.json())).mail;
-	polledScan = await fetch(`${sim.url}/_control/mails/${mail.id}/scan`, { method: 'POST', body: JSON.stringify({ type: 'scan' }) }).then((r) => r.json());
+	const mail = (
+		await fetch(`${sim.url}/_control/mail`, {
+			method: 'POST',
+			body: JSON.stringify({ sender_name: 'Polling Bank' }),
+		}).then((r) => r.json())
+	).mail;
+	polledScan = await fetch(`${sim.url}/_control/mails/${mail.id}/scan`, {
+		method: 'POST',
+		body: JSON.stringify({ type: 'scan' }),
+	}).then((r) => r.json());
 	const operations = operationsWorkflow();
 	n8nPort = await freePort();
 	n8n = await startN8n({
@@ -56,13 +78,31 @@ beforeAll(async () => {
 		port: n8nPort,
 		env: n8nEnv,
 		credentials: [credentialFor(sim), readOnlyCredentialFor(sim)],
-		workflows: [operations, triggers.plain.workflow, triggers.download.workflow, ...allExamples.map((e) => setUpExample(e.workflow, filesFolder)), rulesPreview.workflow, ...pollWorkflows()],
-		waitForWebhooks: ['op/account-get', triggers.plain.path, triggers.download.path, ...examples.map((e) => e.path), rulesPreview.path],
+		workflows: [
+			operations,
+			triggers.plain.workflow,
+			triggers.download.workflow,
+			...allExamples.map((e) => setUpExample(e.workflow, filesFolder)),
+			rulesPreview.workflow,
+			...pollWorkflows(),
+		],
+		waitForWebhooks: [
+			'op/account-get',
+			triggers.plain.path,
+			triggers.download.path,
+			...examples.map((e) => e.path),
+			rulesPreview.path,
+		],
 		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
 	});
 	rest = await restClient(n8n.base);
 	// Activation of each trigger checks the key with GET /v1/account (webhook create()).
-	await waitFor(async () => sim.requests.filter((r) => r.path === '/v1/account').length >= 2 + examples.length, 30_000, () => false, 'trigger activation checks');
+	await waitFor(
+		async () => sim.requests.filter((r) => r.path === '/v1/account').length >= 2 + examples.length,
+		30_000,
+		() => false,
+		'trigger activation checks',
+	);
 }, 900_000);
 
 afterAll(async () => {
@@ -76,12 +116,20 @@ const state = () => fetch(`${sim.url}/_control/state`).then((r) => r.json());
 async function run(name, payload = {}) {
 	const mine = () => sim.requests.filter((r) => r.key === 'full'); // poll workflows use the read-only key
 	const before = mine().length;
-	const response = await fetch(`${n8n.base}/webhook/op/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+	const response = await fetch(`${n8n.base}/webhook/op/${name}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(payload),
+	});
 	const text = await response.text();
 	expect(response.status, text.slice(0, 500)).toBe(200);
 	const items = JSON.parse(text);
 	const raw = mine().slice(before);
-	return { items: Array.isArray(items) ? items : [items], requests: raw.map((r) => `${r.method} ${r.path}`), raw };
+	return {
+		items: Array.isArray(items) ? items : [items],
+		requests: raw.map((r) => `${r.method} ${r.path}`),
+		raw,
+	};
 }
 
 describe('the runtime and the credential in real n8n', () => {
@@ -89,14 +137,30 @@ describe('the runtime and the credential in real n8n', () => {
 		const settings = (await rest.call('GET', '/rest/settings')).data;
 		expect(settings.versionCli).toBe(n8n.runtime.n8nVersion);
 		const types = await rest.call('GET', '/types/nodes.json');
-		const ours = [...new Set(types.filter((t) => t.name.startsWith('n8n-nodes-virtual-mailbox.')).map((t) => t.name))].sort();
+		const ours = [
+			...new Set(
+				types.filter((t) => t.name.startsWith('n8n-nodes-virtual-mailbox.')).map((t) => t.name),
+			),
+		].sort();
 		// n8n adds an AI-tool variant of the action node (usableAsTool).
-		expect(ours).toEqual(['virtualMailbox', 'virtualMailboxPollTrigger', 'virtualMailboxTool', 'virtualMailboxTrigger'].map((t) => `n8n-nodes-virtual-mailbox.${t}`));
+		expect(ours).toEqual(
+			[
+				'virtualMailbox',
+				'virtualMailboxPollTrigger',
+				'virtualMailboxTool',
+				'virtualMailboxTrigger',
+			].map((t) => `n8n-nodes-virtual-mailbox.${t}`),
+		);
 	});
 
 	test('the credential test of the editor accepts the simulator key and rejects a wrong one with its message', async () => {
 		// As the editor sends it: the stored credential with the fields being edited.
-		const testCredential = async (apiKey) => (await rest.call('POST', '/rest/credentials/test', { credentials: { ...credentialFor(sim), data: { ...credentialFor(sim).data, apiKey } } })).data;
+		const testCredential = async (apiKey) =>
+			(
+				await rest.call('POST', '/rest/credentials/test', {
+					credentials: { ...credentialFor(sim), data: { ...credentialFor(sim).data, apiKey } },
+				})
+			).data;
 		const before = sim.requests.length;
 		expect(await testCredential(sim.apiKey)).toMatchObject({ status: 'OK' });
 		const wrong = await testCredential('test_sk_wrong_key_for_the_test');
@@ -104,7 +168,10 @@ describe('the runtime and the credential in real n8n', () => {
 		expect(wrong.message).toMatch(/Authorization failed|401|invalid/i);
 		// n8n's credential test sends the failing request more than once; every one with the key under test.
 		// The active poll workflows poll meanwhile with the read-only key: not this test's requests.
-		const [first, ...others] = sim.requests.slice(before).filter((r) => r.key !== 'read-only').map((r) => `${r.method} ${r.path} ${r.key}`);
+		const [first, ...others] = sim.requests
+			.slice(before)
+			.filter((r) => r.key !== 'read-only')
+			.map((r) => `${r.method} ${r.path} ${r.key}`);
 		expect(first).toBe('GET /v1/account full');
 		expect(others.length).toBeGreaterThan(0);
 		expect(new Set(others)).toEqual(new Set(['GET /v1/account invalid']));
@@ -116,9 +183,20 @@ describe('every operation of the action node in real n8n', () => {
 		const { items, raw } = await run('mail-getAll');
 		expect(items).toHaveLength(30);
 		items.forEach((item) => S.MailItem.parse(item));
-		expect(items.every((m) => ['inbox', 'archived'].includes(m.mail_status) && ['letter', 'package'].includes(m.mail_type))).toBe(true);
+		expect(
+			items.every(
+				(m) =>
+					['inbox', 'archived'].includes(m.mail_status) &&
+					['letter', 'package'].includes(m.mail_type),
+			),
+		).toBe(true);
 		expect(raw).toHaveLength(1);
-		expect(raw[0].query).toEqual({ status: ['inbox', 'archived'], mail_type: ['letter', 'package'], sort: ['oldest'], limit: ['30'] });
+		expect(raw[0].query).toEqual({
+			status: ['inbox', 'archived'],
+			mail_type: ['letter', 'package'],
+			sort: ['oldest'],
+			limit: ['30'],
+		});
 	});
 
 	test(`mail getAll Return All over ${MAILS} items equals the simulator's data exactly`, async () => {
@@ -127,7 +205,13 @@ describe('every operation of the action node in real n8n', () => {
 		expect(items.map((m) => m.id)).toEqual(expected);
 		// Read in parts from both ends (Max Parallel Requests 6): 100 per page, the whole's first
 		// page, and at most two more per part; once (Confirm List Unchanged is off by default).
-		const parts = new Set(raw.filter((r) => r.query.status || r.query.mail_type || r.query.scan_status || r.query.is_read).map((r) => JSON.stringify({ ...r.query, cursor: 0, sort: 0 }))).size;
+		const parts = new Set(
+			raw
+				.filter(
+					(r) => r.query.status || r.query.mail_type || r.query.scan_status || r.query.is_read,
+				)
+				.map((r) => JSON.stringify({ ...r.query, cursor: 0, sort: 0 })),
+		).size;
 		expect(parts).toBeGreaterThan(1);
 		expect(raw.length).toBeLessThanOrEqual(Math.ceil(expected.length / 100) + 1 + 2 * parts);
 	});
@@ -147,7 +231,9 @@ describe('every operation of the action node in real n8n', () => {
 	test('scan get, getSummary, cancel and complete (sandbox)', async () => {
 		const db = await state();
 		const completed = db.scans.find((s) => s.status === 'COMPLETED');
-		expect(S.Scan.parse((await run('scan-get', { scanId: completed.id })).items[0]).id).toBe(completed.id);
+		expect(S.Scan.parse((await run('scan-get', { scanId: completed.id })).items[0]).id).toBe(
+			completed.id,
+		);
 		const summary = await run('scan-getSummary', { scanId: completed.id });
 		expect(S.ScanSummary.parse(summary.items[0]).label).toBe(completed.label);
 		const pending = db.scans.filter((s) => s.status === 'IN_PROCESS');
@@ -156,7 +242,10 @@ describe('every operation of the action node in real n8n', () => {
 		expect(cancelled.requests).toEqual([`POST /v1/scans/${pending[0].id}/cancel`]);
 		const done = await run('scan-complete', { scanId: pending[1].id });
 		expect(done.items[0]).toMatchObject({ status: 'COMPLETED', label: 'Electric bill' });
-		expect(JSON.parse(done.raw[0].body)).toEqual({ label: 'Electric bill', summary: ['Amount due $84.20', 'Due 12 Dec'] });
+		expect(JSON.parse(done.raw[0].body)).toEqual({
+			label: 'Electric bill',
+			summary: ['Amount due $84.20', 'Due 12 Dec'],
+		});
 	});
 
 	test('shipment get', async () => {
@@ -181,7 +270,11 @@ describe('every operation of the action node in real n8n', () => {
 
 	test('address create and getDefault', async () => {
 		const created = await run('address-create');
-		expect(S.Address.parse(created.items[0])).toMatchObject({ type: 'shipping', line2: 'Flat 2', postal_code: 'NW1 6XE' });
+		expect(S.Address.parse(created.items[0])).toMatchObject({
+			type: 'shipping',
+			line2: 'Flat 2',
+			postal_code: 'NW1 6XE',
+		});
 		const def = await run('address-getDefault');
 		expect(def.items[0]).toMatchObject({ type: 'deposit', is_default: true });
 		expect(def.raw[0].query).toEqual({ type: ['deposit'] });
@@ -198,9 +291,15 @@ describe('every operation of the action node in real n8n', () => {
 		const details = await Promise.all(executions.slice(0, 5).map((e) => rest.execution(e.id)));
 		// What the node returned and what n8n stored as its output (the Webhook node's input holds the
 		// number the test itself sent, so it is not part of this check).
-		const outputs = details.flatMap((d) => Object.entries(d.data?.resultData?.runData ?? {}).filter(([name]) => name.startsWith('VM ')).map(([, runs]) => runs));
+		const outputs = details.flatMap((d) =>
+			Object.entries(d.data?.resultData?.runData ?? {})
+				.filter(([name]) => name.startsWith('VM '))
+				.map(([, runs]) => runs),
+		);
 		expect(outputs.length).toBeGreaterThan(0);
-		expect(JSON.stringify([created.items, updated.items, all.items, outputs])).not.toContain('111122223333');
+		expect(JSON.stringify([created.items, updated.items, all.items, outputs])).not.toContain(
+			'111122223333',
+		);
 	});
 
 	test('account get and getMailingAddress', async () => {
@@ -226,7 +325,10 @@ describe('every operation of the action node in real n8n', () => {
 describe('webhook trigger in real n8n', () => {
 	const executionsOf = async (workflowId) => (await rest.executions(workflowId)).length;
 	const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
-	const deliver = (body) => fetch(`${sim.url}/_control/deliver`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+	const deliver = (body) =>
+		fetch(`${sim.url}/_control/deliver`, { method: 'POST', body: JSON.stringify(body) }).then((r) =>
+			r.json(),
+		);
 
 	test('exactly one execution per valid signed delivery of each event kind; none for forged, tampered, stale or duplicate ones', async () => {
 		const url = `${n8n.base}/webhook/${triggers.plain.path}`;
@@ -253,16 +355,28 @@ describe('webhook trigger in real n8n', () => {
 		}
 		await settle();
 		expect(statuses).toEqual({
-			'new-mail valid': 200, 'scan-update valid': 200, 'open-update valid': 200, 'shipment-update valid': 200,
-			'new-mail forged': 401, 'new-mail tampered': 401, 'new-mail stale': 401, 'new-mail future': 401, 'new-mail unsigned': 401,
-			'new-mail duplicate': 200, 'scan-update duplicate': 200, 'open-update duplicate': 200, 'shipment-update duplicate': 200,
+			'new-mail valid': 200,
+			'scan-update valid': 200,
+			'open-update valid': 200,
+			'shipment-update valid': 200,
+			'new-mail forged': 401,
+			'new-mail tampered': 401,
+			'new-mail stale': 401,
+			'new-mail future': 401,
+			'new-mail unsigned': 401,
+			'new-mail duplicate': 200,
+			'scan-update duplicate': 200,
+			'open-update duplicate': 200,
+			'shipment-update duplicate': 200,
 		});
 		const executions = await rest.executions('VmbTriggerWf0001');
 		expect(executions).toHaveLength(4);
 		const events = [];
 		for (const e of executions) {
 			const detail = await rest.execution(e.id);
-			events.push(detail.data.resultData.runData['Virtual Mailbox Trigger'][0].data.main[0][0].json.event);
+			events.push(
+				detail.data.resultData.runData['Virtual Mailbox Trigger'][0].data.main[0][0].json.event,
+			);
 		}
 		expect(events.sort()).toEqual(['new-mail', 'open-update', 'scan-update', 'shipment-update']);
 	});
@@ -275,9 +389,15 @@ describe('webhook trigger in real n8n', () => {
 		form.append('file', new Blob([Buffer.alloc(1024, 7)]), 'x.bin');
 		const junk = {
 			multipart: { body: form },
-			urlencoded: { body: 'id=1&mail_status=INBOX', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+			urlencoded: {
+				body: 'id=1&mail_status=INBOX',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			},
 			text: { body: 'hello', headers: { 'content-type': 'text/plain' } },
-			'20 MB octet-stream': { body: Buffer.alloc(20 * 1024 * 1024, 1), headers: { 'content-type': 'application/octet-stream' } },
+			'20 MB octet-stream': {
+				body: Buffer.alloc(20 * 1024 * 1024, 1),
+				headers: { 'content-type': 'application/octet-stream' },
+			},
 		};
 		const statuses = {};
 		for (const [name, init] of Object.entries(junk)) {
@@ -285,7 +405,8 @@ describe('webhook trigger in real n8n', () => {
 			await response.arrayBuffer();
 			statuses[name] = response.status;
 		}
-		for (const [name, status] of Object.entries(statuses)) expect([400, 401, 413], `${name} → ${status}`).toContain(status);
+		for (const [name, status] of Object.entries(statuses))
+			expect([400, 401, 413], `${name} → ${status}`).toContain(status);
 		await settle();
 		expect(await executionsOf('VmbTriggerWf0001')).toBe(before);
 	});
@@ -293,14 +414,38 @@ describe('webhook trigger in real n8n', () => {
 	test('from version 1.1 n8n leaves the body unparsed for a Content-Type it does not know: the node still verifies and starts the workflow', async () => {
 		const url = `${n8n.base}/webhook/${triggers.plain.path}`;
 		const before = await executionsOf('VmbTriggerWf0001');
-		const raw = Buffer.from(JSON.stringify({ id: 990001, mail_type: 'LETTER', mail_status: 'INBOX', weight: '0.10', measurement: { width: '9.50', height: '4.10', length: '0.20' }, recipient_name: 'Ada Lovelace', sender_name: 'Octet Stream Ltd', image_url: `${sim.url}/files/envelopes/990001.jpg`, message: 'New letter from Octet Stream Ltd' }));
+		const raw = Buffer.from(
+			JSON.stringify({
+				id: 990001,
+				mail_type: 'LETTER',
+				mail_status: 'INBOX',
+				weight: '0.10',
+				measurement: { width: '9.50', height: '4.10', length: '0.20' },
+				recipient_name: 'Ada Lovelace',
+				sender_name: 'Octet Stream Ltd',
+				image_url: `${sim.url}/files/envelopes/990001.jpg`,
+				message: 'New letter from Octet Stream Ltd',
+			}),
+		);
 		const ts = String(Date.now());
-		const signature = crypto.createHmac('sha256', sim.webhookSecret).update(`${ts}.`).update(raw).digest('hex');
-		const headers = { 'content-type': 'application/octet-stream', 'usgm-webhook-timestamp': ts, 'usgm-webhook-signature': signature };
+		const signature = crypto
+			.createHmac('sha256', sim.webhookSecret)
+			.update(`${ts}.`)
+			.update(raw)
+			.digest('hex');
+		const headers = {
+			'content-type': 'application/octet-stream',
+			'usgm-webhook-timestamp': ts,
+			'usgm-webhook-signature': signature,
+		};
 		const response = await fetch(url, { method: 'POST', headers, body: raw });
 		expect(response.status).toBe(200);
 		await waitFor(async () => (await executionsOf('VmbTriggerWf0001')) === before + 1, 30_000);
-		const forged = await fetch(url, { method: 'POST', headers: { ...headers, 'usgm-webhook-signature': '0'.repeat(64) }, body: raw });
+		const forged = await fetch(url, {
+			method: 'POST',
+			headers: { ...headers, 'usgm-webhook-signature': '0'.repeat(64) },
+			body: raw,
+		});
 		expect(forged.status).toBe(401);
 		await settle();
 		expect(await executionsOf('VmbTriggerWf0001')).toBe(before + 1);
@@ -308,18 +453,40 @@ describe('webhook trigger in real n8n', () => {
 
 	test('a completed scan arrives with its PDF attached as binary data', async () => {
 		const url = `${n8n.base}/webhook/${triggers.download.path}`;
-		await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event: 'scan-update', url }) });
-		const pending = (await state()).scans.find((s) => s.type === 'SCAN_REQUEST' && s.status === 'IN_PROCESS');
-		await fetch(`${sim.url}/_control/scans/${pending.id}/status`, { method: 'POST', body: JSON.stringify({ status: 'IN_PROCESS' }) });
-		const done = await fetch(`${sim.url}/_control/scans/${pending.id}/status`, { method: 'POST', body: JSON.stringify({ status: 'COMPLETED', label: 'Tax form' }) }).then((r) => r.json());
+		await fetch(`${sim.url}/_control/webhooks`, {
+			method: 'POST',
+			body: JSON.stringify({ event: 'scan-update', url }),
+		});
+		const pending = (await state()).scans.find(
+			(s) => s.type === 'SCAN_REQUEST' && s.status === 'IN_PROCESS',
+		);
+		await fetch(`${sim.url}/_control/scans/${pending.id}/status`, {
+			method: 'POST',
+			body: JSON.stringify({ status: 'IN_PROCESS' }),
+		});
+		const done = await fetch(`${sim.url}/_control/scans/${pending.id}/status`, {
+			method: 'POST',
+			body: JSON.stringify({ status: 'COMPLETED', label: 'Tax form' }),
+		}).then((r) => r.json());
 		expect(done.deliveries.map((d) => d.status)).toEqual([200]);
 		await waitFor(async () => (await executionsOf('VmbTriggerWf0002')) === 1, 30_000);
 		await settle();
 		const [execution] = await rest.executions('VmbTriggerWf0002');
 		expect(await executionsOf('VmbTriggerWf0002')).toBe(1); // the IN_PROCESS update started nothing (Only Completed)
-		const item = (await rest.execution(execution.id)).data.resultData.runData['Virtual Mailbox Trigger'][0].data.main[0][0];
-		expect(item.json).toMatchObject({ event: 'scan-update', uuid: pending.id, current_status: 'COMPLETED', ai_label: 'Tax form' });
-		expect(item.binary.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${pending.id}.pdf`, fileExtension: 'pdf' });
+		const item = (await rest.execution(execution.id)).data.resultData.runData[
+			'Virtual Mailbox Trigger'
+		][0].data.main[0][0];
+		expect(item.json).toMatchObject({
+			event: 'scan-update',
+			uuid: pending.id,
+			current_status: 'COMPLETED',
+			ai_label: 'Tax form',
+		});
+		expect(item.binary.data).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: `${pending.id}.pdf`,
+			fileExtension: 'pdf',
+		});
 	});
 });
 
@@ -332,21 +499,35 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 		expect(allExamples.length).toBeGreaterThanOrEqual(4);
 		for (const { workflow } of allExamples) {
 			const stored = (await rest.call('GET', `/rest/workflows/${workflow.id}`)).data;
-			expect(stored.nodes.map((n) => n.name).sort()).toEqual(workflow.nodes.map((n) => n.name).sort());
-			for (const node of workflow.nodes) expect(known.has(`${node.type}@${node.typeVersion}`), `${workflow.name}: ${node.type}@${node.typeVersion}`).toBe(true);
+			expect(stored.nodes.map((n) => n.name).sort()).toEqual(
+				workflow.nodes.map((n) => n.name).sort(),
+			);
+			for (const node of workflow.nodes)
+				expect(
+					known.has(`${node.type}@${node.typeVersion}`),
+					`${workflow.name}: ${node.type}@${node.typeVersion}`,
+				).toBe(true);
 		}
-		const agent = allExamples.find((e) => e.workflow.nodes.some((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTool'));
+		const agent = allExamples.find((e) =>
+			e.workflow.nodes.some((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTool'),
+		);
 		expect(agent).toBeDefined();
 	});
 
 	const executionsOf = async (workflowId) => rest.executions(workflowId);
-	const add = (body) => fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+	const add = (body) =>
+		fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify(body) }).then((r) =>
+			r.json(),
+		);
 	/** The service's subscriptions: only these examples get deliveries (two filing examples would file the same mail). */
 	const subscribeOnly = async (files) => {
 		await fetch(`${sim.url}/_control/webhooks`, { method: 'DELETE' });
 		for (const example of examples.filter((e) => files.includes(e.file))) {
 			for (const event of example.events) {
-				await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url: `${n8n.base}/webhook/${example.path}` }) });
+				await fetch(`${sim.url}/_control/webhooks`, {
+					method: 'POST',
+					body: JSON.stringify({ event, url: `${n8n.base}/webhook/${example.path}` }),
+				});
 			}
 		}
 	};
@@ -356,10 +537,18 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 	 * the mailbox before the last execution's requests.
 	 */
 	const executionsEnded = (workflowId, count) =>
-		waitFor(async () => {
-			const executions = await executionsOf(workflowId);
-			return executions.length === count && executions.every((e) => !['new', 'running', 'waiting'].includes(e.status));
-		}, 60_000, () => false, `${count} ended executions of ${workflowId}`);
+		waitFor(
+			async () => {
+				const executions = await executionsOf(workflowId);
+				return (
+					executions.length === count &&
+					executions.every((e) => !['new', 'running', 'waiting'].includes(e.status))
+				);
+			},
+			60_000,
+			() => false,
+			`${count} ended executions of ${workflowId}`,
+		);
 	/** The items a node of an example output, over every execution of it. */
 	const outputsOf = async (workflowId, node) => {
 		const out = [];
@@ -372,9 +561,16 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 
 	test('every example is set up for a default n8n: trigger version 2 with pinned sample data in its shape, a sticky note, no $env', () => {
 		for (const { file, workflow } of allExamples) {
-			expect(workflow.nodes.some((n) => n.type === 'n8n-nodes-base.stickyNote' && /Set up/.test(n.parameters.content)), file).toBe(true);
+			expect(
+				workflow.nodes.some(
+					(n) => n.type === 'n8n-nodes-base.stickyNote' && /Set up/.test(n.parameters.content),
+				),
+				file,
+			).toBe(true);
 			expect(JSON.stringify(workflow), file).not.toMatch(/\$env/);
-			const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger');
+			const trigger = workflow.nodes.find(
+				(n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger',
+			);
 			if (!trigger) continue;
 			expect(trigger.typeVersion, file).toBe(2);
 			const sample = workflow.pinData[trigger.name];
@@ -391,15 +587,28 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 		expect(first.deliveries.map((d) => d.status)).toEqual([200, 200]);
 		await waitFor(async () => {
 			const db = await state();
-			return [first.mail.id, second.mail.id].every((id) => db.mails.find((m) => m.id === id)?.folder_id);
+			return [first.mail.id, second.mail.id].every(
+				(id) => db.mails.find((m) => m.id === id)?.folder_id,
+			);
 		}, 30_000);
 		const db = await state();
 		const folders = db.folders.filter((f) => f.name === sender);
 		expect(folders).toHaveLength(1);
-		for (const id of [first.mail.id, second.mail.id]) expect(db.mails.find((m) => m.id === id)).toMatchObject({ folder_id: folders[0].id, is_read: true });
+		for (const id of [first.mail.id, second.mail.id])
+			expect(db.mails.find((m) => m.id === id)).toMatchObject({
+				folder_id: folders[0].id,
+				is_read: true,
+			});
 		await executionsEnded('VmbExamplePack01', 2);
 		// The alert compares mail_type with "package", the value the version-2 trigger outputs.
-		expect(await outputsOf('VmbExamplePack01', 'Alert the team')).toEqual([{ alert: expect.stringMatching(new RegExp(`^Package from ${sender} for Ada Lovelace \\(2\\.5 lb\\)`)), mail_id: first.mail.id }]);
+		expect(await outputsOf('VmbExamplePack01', 'Alert the team')).toEqual([
+			{
+				alert: expect.stringMatching(
+					new RegExp(`^Package from ${sender} for Ada Lovelace \\(2\\.5 lb\\)`),
+				),
+				mail_id: first.mail.id,
+			},
+		]);
 	});
 
 	test('filing rules in one node: IRS letters into Taxes, magazines and catalogs into Magazines (created once), bank mail into Banks marked read, the rest left alone', async () => {
@@ -421,20 +630,33 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 			return found[0].id;
 		};
 		expect(find(db, mails.irs)).toMatchObject({ folder_id: folder('Taxes'), is_read: false });
-		expect(find(db, mails.magazine)).toMatchObject({ folder_id: folder('Magazines'), is_read: false });
+		expect(find(db, mails.magazine)).toMatchObject({
+			folder_id: folder('Magazines'),
+			is_read: false,
+		});
 		expect(find(db, mails.catalog)).toMatchObject({ folder_id: folder('Magazines') });
 		expect(find(db, mails.magazine2)).toMatchObject({ folder_id: folder('Magazines') });
 		expect(find(db, mails.bank)).toMatchObject({ folder_id: folder('Banks'), is_read: true });
 		// "IRS" is inside "First", but the rule asks for the word.
 		expect(find(db, mails.first)).toMatchObject({ folder_id: null, is_read: false });
 		const decisions = await outputsOf('VmbExampleRules2', 'File by rules');
-		expect(decisions.find((d) => d.mail_id === mails.irs.id)).toMatchObject({ matched_rule: 1, rule_name: 'Taxes', decision: 'Filed into "Taxes"' });
-		expect(decisions.find((d) => d.mail_id === mails.first.id)).toMatchObject({ matched_rule: null, decision: 'No rule matched: left unchanged' });
+		expect(decisions.find((d) => d.mail_id === mails.irs.id)).toMatchObject({
+			matched_rule: 1,
+			rule_name: 'Taxes',
+			decision: 'Filed into "Taxes"',
+		});
+		expect(decisions.find((d) => d.mail_id === mails.first.id)).toMatchObject({
+			matched_rule: null,
+			decision: 'No rule matched: left unchanged',
+		});
 	});
 
 	test('filing rules with Preview Only: the decisions are output and the mailbox is unchanged, no folder created', async () => {
 		await fetch(`${sim.url}/_control/webhooks`, { method: 'DELETE' });
-		await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event: 'new-mail', url: `${n8n.base}/webhook/${rulesPreview.path}` }) });
+		await fetch(`${sim.url}/_control/webhooks`, {
+			method: 'POST',
+			body: JSON.stringify({ event: 'new-mail', url: `${n8n.base}/webhook/${rulesPreview.path}` }),
+		});
 		const before = await state();
 		const mark = sim.requests.length;
 		const catalog = (await add({ sender_name: 'Preview Outfitters', mail_type: 'catalog' })).mail;
@@ -442,10 +664,19 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 		const writes = sim.requests.slice(mark).filter((r) => r.method !== 'GET');
 		const after = await state();
 		expect(after.folders).toEqual(before.folders);
-		expect(after.mails.find((m) => m.id === catalog.id)).toMatchObject({ folder_id: null, is_read: false, mail_status: 'inbox' });
+		expect(after.mails.find((m) => m.id === catalog.id)).toMatchObject({
+			folder_id: null,
+			is_read: false,
+			mail_status: 'inbox',
+		});
 		expect(writes).toEqual([]);
 		expect(await outputsOf('VmbRulesPreview1', 'File by rules')).toEqual([
-			expect.objectContaining({ mail_id: catalog.id, preview: true, matched_rule: 2, decision: expect.stringMatching(/^Would file into "Magazines"/) }),
+			expect.objectContaining({
+				mail_id: catalog.id,
+				preview: true,
+				matched_rule: 2,
+				decision: expect.stringMatching(/^Would file into "Magazines"/),
+			}),
 		]);
 	});
 
@@ -471,15 +702,26 @@ describe('the example workflows in real n8n (examples/*.json)', () => {
 		expect(find(db, mails.bills)).toMatchObject({ folder_id: folder('Bills'), is_read: true });
 		expect(find(db, mails.pkg)).toMatchObject({ folder_id: folder('Packages'), is_read: false });
 		expect(find(db, mails.other)).toMatchObject({ folder_id: null, is_read: false });
-		expect(await outputsOf('VmbExampleRules1', 'Alert: package arrived')).toEqual([{ alert: expect.stringMatching(/^Package from Parts Shop for Ada Lovelace/), mail_id: mails.pkg.id }]);
+		expect(await outputsOf('VmbExampleRules1', 'Alert: package arrived')).toEqual([
+			{
+				alert: expect.stringMatching(/^Package from Parts Shop for Ada Lovelace/),
+				mail_id: mails.pkg.id,
+			},
+		]);
 	});
 
 	test('a completed scan is saved as a PDF file in ~/.n8n-files, where a default n8n 2.x lets workflows write', async () => {
 		await subscribeOnly(['save-completed-scans.json']);
 		// A scan of its own (the poll trigger's test completes the one requested before n8n started).
 		const mail = (await add({ sender_name: 'Scan Savers Inc' })).mail;
-		const pending = await fetch(`${sim.url}/_control/mails/${mail.id}/scan`, { method: 'POST', body: JSON.stringify({ type: 'scan' }) }).then((r) => r.json());
-		await fetch(`${sim.url}/_control/scans/${pending.id}/status`, { method: 'POST', body: JSON.stringify({ status: 'COMPLETED' }) });
+		const pending = await fetch(`${sim.url}/_control/mails/${mail.id}/scan`, {
+			method: 'POST',
+			body: JSON.stringify({ type: 'scan' }),
+		}).then((r) => r.json());
+		await fetch(`${sim.url}/_control/scans/${pending.id}/status`, {
+			method: 'POST',
+			body: JSON.stringify({ status: 'COMPLETED' }),
+		});
 		const file = path.join(filesFolder, `${pending.id}.pdf`);
 		await waitFor(async () => fs.existsSync(file) && fs.statSync(file).size > 0, 30_000);
 		expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
@@ -495,54 +737,92 @@ describe('poll trigger in real n8n (polls once a minute)', () => {
 		}
 		return out;
 	};
-	const control = (url, body) => fetch(`${sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
+	const control = (url, body) =>
+		fetch(`${sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
+			(r) => r.json(),
+		);
 
 	test('after the first poll records where things stand, a new package and a completed scan each start one execution; the scan file is downloaded', async () => {
 		// the scan was requested right after n8n started (beforeAll), so the first poll sees it pending;
 		// each trigger's first poll (at activation) primes: the scans of its type, the whole mailbox
 		const polled = (match) => sim.requests.some((r) => r.key === 'read-only' && match(r));
-		await waitFor(async () => polled((r) => r.path === '/v1/scans' && r.query.type) && polled((r) => r.path === '/v1/mails' && r.query.sort?.[0] === 'newest' && !r.query.mail_type), 90_000);
+		await waitFor(
+			async () =>
+				polled((r) => r.path === '/v1/scans' && r.query.type) &&
+				polled(
+					(r) => r.path === '/v1/mails' && r.query.sort?.[0] === 'newest' && !r.query.mail_type,
+				),
+			90_000,
+		);
 		const pkg = (await control('/mail', { sender_name: 'Poll Shop', mail_type: 'package' })).mail;
 		await control('/mail', { sender_name: 'Poll Letter' });
 		await control(`/scans/${polledScan.id}/status`, { status: 'COMPLETED' });
 		await waitFor(async () => {
 			const mails = await outputOf('VmbPollNewMail01', 'Poll new mail');
 			const downloads = await outputOf('VmbPollScans0001', 'Download scan');
-			return mails.some((i) => i.json.id === pkg.id) && downloads.some((i) => i.json.scan_id === polledScan.id);
+			return (
+				mails.some((i) => i.json.id === pkg.id) &&
+				downloads.some((i) => i.json.scan_id === polledScan.id)
+			);
 		}, 90_000);
 		const mails = (await outputOf('VmbPollNewMail01', 'Poll new mail')).map((i) => i.json);
 		// No flood: nothing of the seeded mailbox, only packages that arrived later, each once.
-		expect(mails.every((m) => Number(m.id) >= 100000 + MAILS && m.mail_type === 'package' && m.event === 'new-mail')).toBe(true);
+		expect(
+			mails.every(
+				(m) =>
+					Number(m.id) >= 100000 + MAILS && m.mail_type === 'package' && m.event === 'new-mail',
+			),
+		).toBe(true);
 		expect(new Set(mails.map((m) => m.id)).size).toBe(mails.length);
 		const downloads = await outputOf('VmbPollScans0001', 'Download scan');
 		expect(new Set(downloads.map((i) => i.json.scan_id)).size).toBe(downloads.length);
 		const ours = downloads.find((i) => i.json.scan_id === polledScan.id);
-		expect(ours.binary.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${polledScan.id}.pdf` });
+		expect(ours.binary.data).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: `${polledScan.id}.pdf`,
+		});
 	}, 240_000);
 });
 
 describe('across a restart of n8n', () => {
-	test('a delivery replayed after n8n restarts does not run the workflow again (the claim is in n8n\'s database)', async () => {
+	test("a delivery replayed after n8n restarts does not run the workflow again (the claim is in n8n's database)", async () => {
 		const url = () => `${n8n.base}/webhook/${triggers.plain.path}`;
 		const body = { ...payloads['new-mail'], id: 880_001 };
 		const first = sign(body, { secret: sim.webhookSecret });
-		expect((await fetch(url(), { method: 'POST', headers: first.headers, body: first.raw })).status).toBe(200);
+		expect(
+			(await fetch(url(), { method: 'POST', headers: first.headers, body: first.raw })).status,
+		).toBe(200);
 		const delivered = async () => {
 			const out = [];
 			for (const e of await rest.executions('VmbTriggerWf0001')) {
-				const items = (await rest.execution(e.id)).data?.resultData?.runData?.['Virtual Mailbox Trigger']?.[0]?.data?.main?.[0] ?? [];
+				const items =
+					(await rest.execution(e.id)).data?.resultData?.runData?.['Virtual Mailbox Trigger']?.[0]
+						?.data?.main?.[0] ?? [];
 				out.push(...items.filter((i) => i.json.id === body.id));
 			}
 			return out.length;
 		};
 		await waitFor(async () => (await delivered()) === 1, 30_000);
 		await n8n.stop();
-		n8n = await startN8n({ userFolder, port: n8nPort, env: n8nEnv, waitForWebhooks: [triggers.plain.path] });
+		n8n = await startN8n({
+			userFolder,
+			port: n8nPort,
+			env: n8nEnv,
+			waitForWebhooks: [triggers.plain.path],
+		});
 		rest = await restClient(n8n.base);
 		const replay = sign(body, { secret: sim.webhookSecret });
-		expect((await fetch(url(), { method: 'POST', headers: replay.headers, body: replay.raw })).status).toBe(200);
+		expect(
+			(await fetch(url(), { method: 'POST', headers: replay.headers, body: replay.raw })).status,
+		).toBe(200);
 		await new Promise((resolve) => setTimeout(resolve, 3000));
-		await waitFor(async () => (await rest.executions('VmbTriggerWf0001')).every((e) => e.status !== 'running' && e.status !== 'new'), 30_000);
+		await waitFor(
+			async () =>
+				(await rest.executions('VmbTriggerWf0001')).every(
+					(e) => e.status !== 'running' && e.status !== 'new',
+				),
+			30_000,
+		);
 		expect(await delivered()).toBe(1);
 	}, 180_000);
 });

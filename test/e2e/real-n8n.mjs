@@ -42,8 +42,10 @@ export async function freePort() {
  * "n8n's defaults" (the examples' tests) holds whatever the runner's shell has set; a test that
  * needs one passes it in `env`.
  */
-const SECURITY_OVERRIDE = /^(N8N_RESTRICT_FILE_ACCESS_TO|N8N_BLOCK_[A-Z_]+|N8N_INSECURE_[A-Z_]+|N8N_SECURITY_[A-Z_]+|NODES_EXCLUDE|NODES_INCLUDE)$/;
-const inheritedEnv = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => !SECURITY_OVERRIDE.test(key)));
+const SECURITY_OVERRIDE =
+	/^(N8N_RESTRICT_FILE_ACCESS_TO|N8N_BLOCK_[A-Z_]+|N8N_INSECURE_[A-Z_]+|N8N_SECURITY_[A-Z_]+|NODES_EXCLUDE|NODES_INCLUDE)$/;
+const inheritedEnv = () =>
+	Object.fromEntries(Object.entries(process.env).filter(([key]) => !SECURITY_OVERRIDE.test(key)));
 
 /**
  * One output stream of a process read as lines: `data(chunk)` for each pipe read (a read can end
@@ -73,7 +75,20 @@ export function lineSplitter(log, raw = () => {}) {
  * `webhook`. Resolves once the process answers on `port` (a worker's health server) and the listed
  * webhooks are registered.
  */
-export async function startN8n({ userFolder, port, command = 'start', credentials = [], workflows = [], waitForWebhooks = [], dev = false, env: extraEnv = {}, nodeArgs = [], extraPackages = [], log = () => {}, runtime: runtimeName }) {
+export async function startN8n({
+	userFolder,
+	port,
+	command = 'start',
+	credentials = [],
+	workflows = [],
+	waitForWebhooks = [],
+	dev = false,
+	env: extraEnv = {},
+	nodeArgs = [],
+	extraPackages = [],
+	log = () => {},
+	runtime: runtimeName,
+}) {
 	const runtime = await ensureRuntime({ name: runtimeName });
 	const brokerPort = await freePort();
 	fs.mkdirSync(path.join(userFolder, 'tmp'), { recursive: true });
@@ -119,20 +134,38 @@ export async function startN8n({ userFolder, port, command = 'start', credential
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
 		// A worker answers only on its health server.
-		...(command === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
+		...(command === 'worker'
+			? {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				}
+			: {}),
 		...extraEnv,
 	};
 	// The test runner's own variables (NODE_ENV=test makes n8n exit at once, VITEST*, NODE_OPTIONS) stay out.
-	for (const key of Object.keys(env)) if (key === 'NODE_OPTIONS' || key === 'NODE_ENV' || key.startsWith('VITEST') || key === 'TEST') delete env[key];
+	for (const key of Object.keys(env))
+		if (key === 'NODE_OPTIONS' || key === 'NODE_ENV' || key.startsWith('VITEST') || key === 'TEST')
+			delete env[key];
 	// n8n 1.x has no mcp-registry module (naming it stops the start) and ignores N8N_INSTANCE_OWNER_*:
 	// its owner is set up through the REST API below.
 	if (runtime.major < 2) delete env.N8N_DISABLED_MODULES;
 	const cli = async (args) => {
 		try {
-			const { stdout, stderr } = await promisify(execFile)(runtime.node, [runtime.n8n, ...args], { env, timeout: 180_000, maxBuffer: 32 * 1024 * 1024 });
+			const { stdout, stderr } = await promisify(execFile)(runtime.node, [runtime.n8n, ...args], {
+				env,
+				timeout: 180_000,
+				maxBuffer: 32 * 1024 * 1024,
+			});
 			return `${stdout}\n${stderr}`;
 		} catch (error) {
-			throw new Error(`n8n ${args[0]} failed: ${`${error.stdout ?? ''}\n${error.stderr ?? ''}`.split('\n').filter((l) => !/deprecat|^ - /i.test(l)).join('\n').slice(-3000)}`);
+			throw new Error(
+				`n8n ${args[0]} failed: ${`${error.stdout ?? ''}\n${error.stderr ?? ''}`
+					.split('\n')
+					.filter((l) => !/deprecat|^ - /i.test(l))
+					.join('\n')
+					.slice(-3000)}`,
+			);
 		}
 	};
 	if (credentials.length) {
@@ -147,12 +180,20 @@ export async function startN8n({ userFolder, port, command = 'start', credential
 		// Import deactivates; activation takes effect at the start below (--activeState needs queue
 		// mode). n8n 2.x publishes a workflow; 1.x sets it active.
 		for (const workflow of workflows.filter((w) => w.active)) {
-			await cli(runtime.major >= 2 ? ['publish:workflow', `--id=${workflow.id}`] : ['update:workflow', `--id=${workflow.id}`, '--active=true']);
+			await cli(
+				runtime.major >= 2
+					? ['publish:workflow', `--id=${workflow.id}`]
+					: ['update:workflow', `--id=${workflow.id}`, '--active=true'],
+			);
 		}
 	}
 	const output = [];
 	// nodeArgs: flags for n8n's own Node process, such as --cpu-prof when profiling.
-	const child = spawn(runtime.node, [...nodeArgs, runtime.n8n, command], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(runtime.node, [...nodeArgs, runtime.n8n, command], {
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	for (const stream of [child.stdout, child.stderr]) {
 		const reader = lineSplitter(log, (text) => {
 			output.push(text);
@@ -200,10 +241,20 @@ export async function startN8n({ userFolder, port, command = 'start', credential
 		},
 	};
 	try {
-		await waitFor(async () => (await fetch(`${base}/healthz/readiness`)).status === 200, 120_000, () => child.exitCode !== null, `n8n ${command} readiness`);
+		await waitFor(
+			async () => (await fetch(`${base}/healthz/readiness`)).status === 200,
+			120_000,
+			() => child.exitCode !== null,
+			`n8n ${command} readiness`,
+		);
 		if (command === 'start') {
 			// n8n 1.x answers readiness before its REST routes exist, and makes its owner only through them.
-			await waitFor(async () => (await fetch(`${base}/rest/settings`)).status === 200, 60_000, () => child.exitCode !== null, 'n8n REST API');
+			await waitFor(
+				async () => (await fetch(`${base}/rest/settings`)).status === 200,
+				60_000,
+				() => child.exitCode !== null,
+				'n8n REST API',
+			);
 			if (runtime.major < 2) await setUpOwner(base);
 		}
 		for (const webhookPath of waitForWebhooks) {
@@ -231,10 +282,18 @@ async function setUpOwner(base) {
 	const response = await fetch(`${base}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ email: OWNER.email, firstName: 'Ada', lastName: 'Lovelace', password: OWNER.password }),
+		body: JSON.stringify({
+			email: OWNER.email,
+			firstName: 'Ada',
+			lastName: 'Lovelace',
+			password: OWNER.password,
+		}),
 	});
 	// 400 once an owner exists (a restart of the same user folder).
-	if (response.status !== 200 && response.status !== 400) throw new Error(`owner setup failed: ${response.status} ${(await response.text()).slice(0, 300)}`);
+	if (response.status !== 200 && response.status !== 400)
+		throw new Error(
+			`owner setup failed: ${response.status} ${(await response.text()).slice(0, 300)}`,
+		);
 }
 
 export async function waitFor(check, timeoutMs, gaveUp = () => false, what = 'condition') {
@@ -259,24 +318,38 @@ export async function restClient(base) {
 		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
 	});
 	if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
-	const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+	const cookie = login.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ');
 	const flatted = runtimeRequire('flatted');
 	const call = async (method, url, body) => {
-		const response = await fetch(`${base}${url}`, { method, headers: { cookie, 'content-type': 'application/json', 'browser-id': 'vmb-e2e' }, body: body ? JSON.stringify(body) : undefined });
+		const response = await fetch(`${base}${url}`, {
+			method,
+			headers: { cookie, 'content-type': 'application/json', 'browser-id': 'vmb-e2e' },
+			body: body ? JSON.stringify(body) : undefined,
+		});
 		const text = await response.text();
-		if (response.status >= 400) throw new Error(`${method} ${url} → ${response.status} ${text.slice(0, 500)}`);
+		if (response.status >= 400)
+			throw new Error(`${method} ${url} → ${response.status} ${text.slice(0, 500)}`);
 		return text ? JSON.parse(text) : undefined;
 	};
 	return {
 		call,
 		async executions(workflowId) {
-			const result = await call('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
+			const result = await call(
+				'GET',
+				`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`,
+			);
 			return result.data.results ?? result.data;
 		},
 		async execution(id) {
 			const result = await call('GET', `/rest/executions/${id}`);
 			const execution = result.data;
-			return { ...execution, data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data };
+			return {
+				...execution,
+				data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data,
+			};
 		},
 	};
 }

@@ -9,23 +9,42 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startSimulator } from '../simulator/server.mjs';
 import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
 import { credentialFor } from './workflows.mjs';
-import { launchChromium, listenForTestEvent, listeningTriggerWorkflow, stopAll } from './listening-trigger.mjs';
+import {
+	launchChromium,
+	listenForTestEvent,
+	listeningTriggerWorkflow,
+	stopAll,
+} from './listening-trigger.mjs';
 
 const HOOK = '7a1e0000-0000-4000-8000-0000000b0747';
-const WORKFLOW = listeningTriggerWorkflow({ id: 'VmbTestAndProduction', name: 'Test and production', webhookId: HOOK });
+const WORKFLOW = listeningTriggerWorkflow({
+	id: 'VmbTestAndProduction',
+	name: 'Test and production',
+	webhookId: HOOK,
+});
 
 let sim;
 let n8n;
 let rest;
 let browser;
 let home;
-const subscribe = (event, url) => fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event, url }) }).then((r) => r.json());
-const subscribed = async () => (await (await fetch(`${sim.url}/_control/webhooks`)).json()).map((s) => s.url);
+const subscribe = (event, url) =>
+	fetch(`${sim.url}/_control/webhooks`, {
+		method: 'POST',
+		body: JSON.stringify({ event, url }),
+	}).then((r) => r.json());
+const subscribed = async () =>
+	(await (await fetch(`${sim.url}/_control/webhooks`)).json()).map((s) => s.url);
 
 beforeAll(async () => {
 	sim = await startSimulator({ count: 10, seed: 11 });
 	home = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-test-and-production-'));
-	n8n = await startN8n({ userFolder: path.join(home, 'n8n'), port: await freePort(), credentials: [credentialFor(sim)], workflows: [WORKFLOW] });
+	n8n = await startN8n({
+		userFolder: path.join(home, 'n8n'),
+		port: await freePort(),
+		credentials: [credentialFor(sim)],
+		workflows: [WORKFLOW],
+	});
 	rest = await restClient(n8n.base);
 }, 900_000);
 
@@ -36,7 +55,9 @@ describe('Listen for test event while the workflow is active', () => {
 		const production = `${n8n.base}/webhook/${HOOK}/webhook`;
 		const testUrl = `${n8n.base}/webhook-test/${HOOK}/webhook`;
 		const { data: saved } = await rest.call('GET', `/rest/workflows/${WORKFLOW.id}`);
-		await rest.call('POST', `/rest/workflows/${WORKFLOW.id}/activate`, { versionId: saved.versionId });
+		await rest.call('POST', `/rest/workflows/${WORKFLOW.id}/activate`, {
+			versionId: saved.versionId,
+		});
 
 		browser = await launchChromium(inject('chromiumPath'));
 		// Execute workflow: the trigger listens at its Test URL.
@@ -44,14 +65,27 @@ describe('Listen for test event while the workflow is active', () => {
 		// The dashboard's subscriptions, made by hand: the Test URL first, so the service sends to it first.
 		await subscribe('new-mail', testUrl);
 		await subscribe('new-mail', production);
-		expect((await subscribed()).filter((url) => url === testUrl || url === production)).toEqual([testUrl, production]);
+		expect((await subscribed()).filter((url) => url === testUrl || url === production)).toEqual([
+			testUrl,
+			production,
+		]);
 		// n8n takes a moment to register the test webhook after the click.
 		let deliveries;
 		let mail;
-		await waitFor(async () => {
-			({ mail, deliveries } = await (await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: 'Both URLs' }) })).json());
-			return deliveries.find((d) => d.url === testUrl)?.status === 200;
-		}, 30_000, () => false, 'n8n listening at the Test URL');
+		await waitFor(
+			async () => {
+				({ mail, deliveries } = await (
+					await fetch(`${sim.url}/_control/mail`, {
+						method: 'POST',
+						body: JSON.stringify({ sender_name: 'Both URLs' }),
+					})
+				).json());
+				return deliveries.find((d) => d.url === testUrl)?.status === 200;
+			},
+			30_000,
+			() => false,
+			'n8n listening at the Test URL',
+		);
 		const answers = Object.fromEntries(deliveries.map((d) => [d.url, d]));
 		expect(answers[production].status).toBe(200);
 		expect(answers[production].answer).not.toMatch(/ignored/);
@@ -60,16 +94,24 @@ describe('Listen for test event while the workflow is active', () => {
 			const found = {};
 			for (const e of await rest.executions(WORKFLOW.id)) {
 				const execution = await rest.execution(e.id);
-				const item = execution.data.resultData.runData['Virtual Mailbox Trigger']?.[0]?.data?.main[0]?.[0]?.json;
-				if (item?.id === mail.id) found[execution.mode] = Object.keys(execution.data.resultData.runData);
+				const item =
+					execution.data.resultData.runData['Virtual Mailbox Trigger']?.[0]?.data?.main[0]?.[0]
+						?.json;
+				if (item?.id === mail.id)
+					found[execution.mode] = Object.keys(execution.data.resultData.runData);
 			}
 			return found;
 		};
 		let found = {};
-		await waitFor(async () => {
-			found = await runs();
-			return found.manual && found.webhook;
-		}, 60_000, () => false, 'a test execution and a production execution for the delivery');
+		await waitFor(
+			async () => {
+				found = await runs();
+				return found.manual && found.webhook;
+			},
+			60_000,
+			() => false,
+			'a test execution and a production execution for the delivery',
+		);
 		expect(found.manual).toContain('Got it');
 		expect(found.webhook).toContain('Got it');
 	});

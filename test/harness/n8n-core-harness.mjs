@@ -17,7 +17,11 @@ process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-harne
 const line = process.env.VMB_N8N_CORE ? describeCoreLine(process.env.VMB_N8N_CORE) : undefined;
 // VMB_PACKAGE_DIR: another build to test (a folder with package.json and dist/, inside the repository
 // so that it finds node_modules), e.g. the code before a change for the model checker.
-const PACKAGE_DIR = process.env.VMB_PACKAGE_DIR ? path.resolve(process.env.VMB_PACKAGE_DIR) : line ? line.packageDir : ROOT_DIR;
+const PACKAGE_DIR = process.env.VMB_PACKAGE_DIR
+	? path.resolve(process.env.VMB_PACKAGE_DIR)
+	: line
+		? line.packageDir
+		: ROOT_DIR;
 const require = createRequire(line ? path.join(line.dir, 'package.json') : import.meta.url);
 const core = require('n8n-core');
 const { Workflow, ICredentialsHelper, NodeHelpers } = require('n8n-workflow');
@@ -105,11 +109,19 @@ class CredentialsHelper extends ICredentialsHelper {
 		// As n8n's CredentialsHelper: resolve each "={{ }}" against $credentials.
 		const resolve = (value) =>
 			typeof value === 'string' && value.startsWith('=')
-				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
+				? workflow.expression.getSimpleParameterValue(
+						node,
+						value,
+						'internal',
+						{ $credentials: credentials },
+						undefined,
+						'',
+					)
 				: value;
 		for (const [outer, inner] of Object.entries(auth.properties)) {
 			requestOptions[outer] ??= {};
-			for (const [key, value] of Object.entries(inner)) requestOptions[outer][resolve(key)] = resolve(value);
+			for (const [key, value] of Object.entries(inner))
+				requestOptions[outer][resolve(key)] = resolve(value);
 		}
 		return requestOptions;
 	}
@@ -171,7 +183,20 @@ export const DEFAULT_CREDENTIALS = {
 };
 
 /** `node`: { id, name, credentialId } of the node under test, to rename, copy or re-credential it. */
-function buildWorkflow(loader, { parameters, type = TYPES.action, typeVersion = 1, credentials, items, staticData, extraTypes = {}, workflowId = `wf-${Math.random().toString(36).slice(2)}`, node: identity = {} }) {
+function buildWorkflow(
+	loader,
+	{
+		parameters,
+		type = TYPES.action,
+		typeVersion = 1,
+		credentials,
+		items,
+		staticData,
+		extraTypes = {},
+		workflowId = `wf-${Math.random().toString(36).slice(2)}`,
+		node: identity = {},
+	},
+) {
 	const node = {
 		id: identity.id ?? 'node-under-test',
 		name: identity.name ?? 'Virtual Mailbox',
@@ -179,19 +204,44 @@ function buildWorkflow(loader, { parameters, type = TYPES.action, typeVersion = 
 		typeVersion,
 		position: [200, 0],
 		parameters,
-		credentials: { virtualMailboxApi: { id: identity.credentialId ?? '1', name: 'Virtual Mailbox account' } },
+		credentials: {
+			virtualMailboxApi: { id: identity.credentialId ?? '1', name: 'Virtual Mailbox account' },
+		},
 	};
 	const nodes = [node];
 	const connections = {};
 	const extra = { ...extraTypes };
 	if (items) {
 		extra[INPUT_TYPE] = inputNodeType(items);
-		nodes.unshift({ id: 'input', name: 'Input', type: INPUT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} });
+		nodes.unshift({
+			id: 'input',
+			name: 'Input',
+			type: INPUT_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		});
 		connections.Input = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
 	}
-	const workflowData = { id: workflowId, name: 'harness', nodes, connections, active: false, settings: {}, staticData };
-	const workflow = new Workflow({ ...workflowData, nodeTypes: nodeTypesFor(loader, extra), staticData });
-	const additionalData = additionalDataFor(loader, { virtualMailboxApi: credentials }, workflowData);
+	const workflowData = {
+		id: workflowId,
+		name: 'harness',
+		nodes,
+		connections,
+		active: false,
+		settings: {},
+		staticData,
+	};
+	const workflow = new Workflow({
+		...workflowData,
+		nodeTypes: nodeTypesFor(loader, extra),
+		staticData,
+	});
+	const additionalData = additionalDataFor(
+		loader,
+		{ virtualMailboxApi: credentials },
+		workflowData,
+	);
 	return { workflow, node: workflow.getNode(node.name), additionalData };
 }
 
@@ -199,9 +249,27 @@ function buildWorkflow(loader, { parameters, type = TYPES.action, typeVersion = 
  * Run the action node once over `items` (default: one empty item) through WorkflowExecute.
  * Returns { items, error } where items are the node's output items.
  */
-export async function runNode({ parameters, items = [{}], credentials = DEFAULT_CREDENTIALS, continueOnFail = false, type, typeVersion, extraTypes, pinData, staticData }) {
+export async function runNode({
+	parameters,
+	items = [{}],
+	credentials = DEFAULT_CREDENTIALS,
+	continueOnFail = false,
+	type,
+	typeVersion,
+	extraTypes,
+	pinData,
+	staticData,
+}) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials, items, type, typeVersion, extraTypes, staticData });
+	const { workflow, node, additionalData } = buildWorkflow(loader, {
+		parameters,
+		credentials,
+		items,
+		type,
+		typeVersion,
+		extraTypes,
+		staticData,
+	});
 	if (continueOnFail) node.onError = 'continueRegularOutput';
 	const execute = new core.WorkflowExecute(additionalData, 'manual');
 	let run;
@@ -209,7 +277,10 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
 		// Without items the node under test is the start node (a trigger's manual run); `pinData`: { [node name]: items } as pinned in the editor.
 		const startNode = workflow.getNode('Input') ?? node;
 		// n8n-core 2.x takes one options object; 1.x takes (workflow, startNode, destinationNode, pinData).
-		run = CORE_MAJOR >= 2 ? await execute.run({ workflow, startNode, pinData }) : await execute.run(workflow, startNode, undefined, pinData);
+		run =
+			CORE_MAJOR >= 2
+				? await execute.run({ workflow, startNode, pinData })
+				: await execute.run(workflow, startNode, undefined, pinData);
 	} catch (error) {
 		// n8n's own pre-run checks (for example an empty required parameter) stop the run here.
 		return { items: [], error, run: undefined };
@@ -233,7 +304,10 @@ export async function runNode({ parameters, items = [{}], credentials = DEFAULT_
  * the gap between a read and its write, as a busy database would, so that concurrent records can
  * overwrite each other as they can in n8n. `rows` reads and seeds rows as lists of hashes.
  */
-const realTime = { wait: (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()), now: () => Date.now() };
+const realTime = {
+	wait: (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()),
+	now: () => Date.now(),
+};
 const table = processedDataTable({ clock: realTime, roundTripMs: () => 0, writeMs: () => 0 });
 export const processedData = {
 	table,
@@ -267,7 +341,8 @@ export function nodeLogger() {
 	const coreRequire = createRequire(require.resolve('n8n-core'));
 	return coreRequire('@n8n/di').Container.get(coreRequire('@n8n/backend-common').Logger);
 }
-const contextOf = (scope, { node, workflow }) => `${workflow.id}|${scope === 'node' ? `n:${node.id}` : ''}`;
+const contextOf = (scope, { node, workflow }) =>
+	`${workflow.id}|${scope === 'node' ? `n:${node.id}` : ''}`;
 /** The model's helpers for one call of n8n's deduplicator interface (which passes the workflow and node). */
 const helpersFor = (contextData) =>
 	deduplicationHelpers(table, {
@@ -280,22 +355,34 @@ const deduplicator = {
 			processedData.failures--;
 			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 		}
-		if (processedData.failWhen?.({ items, scope })) throw new Error('Connection terminated unexpectedly');
+		if (processedData.failWhen?.({ items, scope }))
+			throw new Error('Connection terminated unexpectedly');
 		return await helpersFor(contextData).checkProcessedAndRecord(items, scope, options);
 	},
-	removeProcessed: async (items, scope, contextData) => await helpersFor(contextData).removeProcessed(items, scope),
-	clearAllProcessedItems: async (scope, contextData) => await helpersFor(contextData).clearAllProcessedItems(scope),
-	getProcessedDataCount: async (scope, contextData, options) => await helpersFor(contextData).getProcessedDataCount(scope, options),
+	removeProcessed: async (items, scope, contextData) =>
+		await helpersFor(contextData).removeProcessed(items, scope),
+	clearAllProcessedItems: async (scope, contextData) =>
+		await helpersFor(contextData).clearAllProcessedItems(scope),
+	getProcessedDataCount: async (scope, contextData, options) =>
+		await helpersFor(contextData).getProcessedDataCount(scope, options),
 };
 // One n8n-core per test worker, one harness module per test file: the service is made once and then
 // pointed at this file's store (vitest evaluates this module again for each file in a worker).
 const { DataDeduplicationService } = require('n8n-core/dist/data-deduplication-service');
-if (DataDeduplicationService.instance) DataDeduplicationService.instance.deduplicator = deduplicator;
+if (DataDeduplicationService.instance)
+	DataDeduplicationService.instance.deduplicator = deduplicator;
 else DataDeduplicationService.init(deduplicator);
 
 /** `mode`: 'webhook' for the Production URL, 'manual' for the Test URL ("Listen for test event"), as n8n runs them. */
 function webhookContext(workflow, node, additionalData, mode = 'webhook') {
-	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
+	const webhookData = {
+		httpMethod: 'POST',
+		node: node.name,
+		path: 'vmb',
+		webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' },
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: additionalData,
+	};
 	return new core.WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
 }
 
@@ -305,32 +392,106 @@ function webhookContext(workflow, node, additionalData, mode = 'webhook') {
  * execute() first). `executionId` tells executions apart (n8n numbers them). Returns the webhook's
  * result and the items the trigger passed on (undefined when no execution started).
  */
-export async function runDelivery({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId = 'wf-deliveries', executionId = '1', mode = 'webhook', typeVersion, node: nodeIdentity }) {
-	const { result, response, workflow, node, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion, mode, node: nodeIdentity });
+export async function runDelivery({
+	parameters,
+	request,
+	credentials = DEFAULT_CREDENTIALS,
+	staticData = {},
+	workflowId = 'wf-deliveries',
+	executionId = '1',
+	mode = 'webhook',
+	typeVersion,
+	node: nodeIdentity,
+}) {
+	const { result, response, workflow, node, additionalData } = await webhookCall({
+		parameters,
+		request,
+		credentials,
+		staticData,
+		workflowId,
+		typeVersion,
+		mode,
+		node: nodeIdentity,
+	});
 	if (!result.workflowData) return { result, response, items: undefined };
 	additionalData.executionId = executionId;
 	const runExecutionData = {
 		startData: {},
 		resultData: { runData: {} },
-		executionData: { contextData: {}, nodeExecutionStack: [{ node, data: { main: result.workflowData }, source: null }], metadata: {}, waitingExecution: {}, waitingExecutionSource: {} },
+		executionData: {
+			contextData: {},
+			nodeExecutionStack: [{ node, data: { main: result.workflowData }, source: null }],
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
 	};
-	const run = await new core.WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	const run = await new core.WorkflowExecute(
+		additionalData,
+		mode,
+		runExecutionData,
+	).processRunExecutionData(workflow);
 	const task = run.data.resultData.runData[node.name]?.[0];
 	if (task?.error ?? run.data.resultData.error) throw task?.error ?? run.data.resultData.error;
 	return { result, response, items: task?.data?.main?.[0] ?? [] };
 }
 
 /** A webhook delivery through n8n's own WebhookContext, as n8n's webhook server runs it. */
-export async function runWebhook({ parameters, request, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId, typeVersion, mode = 'webhook', node }) {
-	const { result, response, workflow, additionalData } = await webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion, mode, node });
-	return { result, response, staticData: workflow.staticData, credentialLoads: additionalData.credentialsHelper.loads };
+export async function runWebhook({
+	parameters,
+	request,
+	credentials = DEFAULT_CREDENTIALS,
+	staticData = {},
+	workflowId,
+	typeVersion,
+	mode = 'webhook',
+	node,
+}) {
+	const { result, response, workflow, additionalData } = await webhookCall({
+		parameters,
+		request,
+		credentials,
+		staticData,
+		workflowId,
+		typeVersion,
+		mode,
+		node,
+	});
+	return {
+		result,
+		response,
+		staticData: workflow.staticData,
+		credentialLoads: additionalData.credentialsHelper.loads,
+	};
 }
 
-async function webhookCall({ parameters, request, credentials, staticData, workflowId, typeVersion, mode, node: nodeIdentity }) {
+async function webhookCall({
+	parameters,
+	request,
+	credentials,
+	staticData,
+	workflowId,
+	typeVersion,
+	mode,
+	node: nodeIdentity,
+}) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, typeVersion, credentials, staticData, workflowId, node: nodeIdentity });
+	const { workflow, node, additionalData } = buildWorkflow(loader, {
+		parameters,
+		type: TYPES.trigger,
+		typeVersion,
+		credentials,
+		staticData,
+		workflowId,
+		node: nodeIdentity,
+	});
 	const response = new FakeResponse();
-	const context = webhookContext(workflow, node, additionalData, mode === 'manual' ? 'manual' : 'webhook');
+	const context = webhookContext(
+		workflow,
+		node,
+		additionalData,
+		mode === 'manual' ? 'manual' : 'webhook',
+	);
 	context.getRequestObject = () => request;
 	context.getResponseObject = () => response;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
@@ -339,11 +500,37 @@ async function webhookCall({ parameters, request, credentials, staticData, workf
 }
 
 /** Lifecycle methods (checkExists, create, delete) through n8n's HookContext. */
-export async function runHook({ parameters, method, credentials = DEFAULT_CREDENTIALS, staticData = {}, workflowId }) {
+export async function runHook({
+	parameters,
+	method,
+	credentials = DEFAULT_CREDENTIALS,
+	staticData = {},
+	workflowId,
+}) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.trigger, credentials, staticData, workflowId });
-	const webhookData = { httpMethod: 'POST', node: node.name, path: 'vmb', webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' }, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
-	const context = new core.HookContext(workflow, node, additionalData, 'trigger', 'activate', webhookData);
+	const { workflow, node, additionalData } = buildWorkflow(loader, {
+		parameters,
+		type: TYPES.trigger,
+		credentials,
+		staticData,
+		workflowId,
+	});
+	const webhookData = {
+		httpMethod: 'POST',
+		node: node.name,
+		path: 'vmb',
+		webhookDescription: { name: 'default', httpMethod: 'POST', path: 'vmb' },
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: additionalData,
+	};
+	const context = new core.HookContext(
+		workflow,
+		node,
+		additionalData,
+		'trigger',
+		'activate',
+		webhookData,
+	);
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	return await nodeType.webhookMethods.default[method].call(context);
 }
@@ -352,7 +539,13 @@ export async function runHook({ parameters, method, credentials = DEFAULT_CREDEN
  * A resource locator's "From List" search, as the editor asks for it: the node's listSearch
  * method called with n8n's LoadOptionsContext (real credentials and request helpers).
  */
-export async function runListSearch({ method, filter, paginationToken, parameters = {}, credentials = DEFAULT_CREDENTIALS }) {
+export async function runListSearch({
+	method,
+	filter,
+	paginationToken,
+	parameters = {},
+	credentials = DEFAULT_CREDENTIALS,
+}) {
 	const loader = await loadPackage();
 	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, credentials });
 	const context = new core.LoadOptionsContext(workflow, node, additionalData, '');
@@ -361,9 +554,23 @@ export async function runListSearch({ method, filter, paginationToken, parameter
 }
 
 /** One poll through n8n's PollContext. Static data is the workflow's, kept by the caller across polls. */
-export async function runPoll({ parameters, credentials = DEFAULT_CREDENTIALS, staticData = {}, mode = 'trigger', workflowId, node: nodeIdentity }) {
+export async function runPoll({
+	parameters,
+	credentials = DEFAULT_CREDENTIALS,
+	staticData = {},
+	mode = 'trigger',
+	workflowId,
+	node: nodeIdentity,
+}) {
 	const loader = await loadPackage();
-	const { workflow, node, additionalData } = buildWorkflow(loader, { parameters, type: TYPES.poll, credentials, staticData, ...(workflowId ? { workflowId } : {}), node: nodeIdentity });
+	const { workflow, node, additionalData } = buildWorkflow(loader, {
+		parameters,
+		type: TYPES.poll,
+		credentials,
+		staticData,
+		...(workflowId ? { workflowId } : {}),
+		node: nodeIdentity,
+	});
 	const context = new core.PollContext(workflow, node, additionalData, mode, 'activate');
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const result = await nodeType.poll.call(context);

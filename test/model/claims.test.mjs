@@ -18,13 +18,27 @@
 // over LOCK and, with store errors, a failed record retried by the store that takes its own landed
 // key for a copy's. `VMB_CLAIM_SEED=<n>` runs that one seed (with its trace); `VMB_CLAIM_SEEDS=<n>` runs n.
 import { describe, expect, test } from 'vitest';
-import { claimDelivery, claimPolicy, claimStoreOf, deduplicationHelpers, hashOf, lockValues, NODE, NODE_ID, processedDataTable, rng, virtualClock, WORKFLOW } from '../support/deduplication-store.mjs';
+import {
+	claimDelivery,
+	claimPolicy,
+	claimStoreOf,
+	deduplicationHelpers,
+	hashOf,
+	lockValues,
+	NODE,
+	NODE_ID,
+	processedDataTable,
+	rng,
+	virtualClock,
+	WORKFLOW,
+} from '../support/deduplication-store.mjs';
 import { dist } from '../harness/n8n-core-harness.mjs';
 
 const { FOREIGN_ROW_WARNING } = dist('nodes/VirtualMailboxTrigger/claims.js');
 
 const SEED = process.env.VMB_CLAIM_SEED ? Number(process.env.VMB_CLAIM_SEED) : undefined;
-const replayCommand = (seed, kind) => `VMB_CLAIM_SEED=${seed} npx vitest run --config vitest.config.mjs --project model test/model/claims.test.mjs -t '${kind}:'`;
+const replayCommand = (seed, kind) =>
+	`VMB_CLAIM_SEED=${seed} npx vitest run --config vitest.config.mjs --project model test/model/claims.test.mjs -t '${kind}:'`;
 
 const FAST = { label: '0–5 ms', ms: (random) => Math.floor(random() * 6) };
 const slow = (ms) => ({ label: `${ms} ms`, ms: () => ms });
@@ -71,10 +85,16 @@ async function runSchedule(seed, override = {}) {
 		note(`${by} ${op} ${what}${after ? ` (${after.data.length} values)` : ''}`);
 		if (context === WORKFLOW && op === 'delete') {
 			const breaker = procs.find((proc) => proc.name === by);
-			if (!breaker?.breaking) lockDeletes.push({ by, at: clock.now() }); // a turn giving its lock back
+			if (!breaker?.breaking)
+				lockDeletes.push({ by, at: clock.now() }); // a turn giving its lock back
 			else {
 				const holder = procs.find((proc) => proc.name === change.insertedBy);
-				forceDeleted.push({ by, holder: change.insertedBy, live: !holder?.dead && !holder?.stuck, at: clock.now() });
+				forceDeleted.push({
+					by,
+					holder: change.insertedBy,
+					live: !holder?.dead && !holder?.stuck,
+					at: clock.now(),
+				});
 			}
 		}
 		if (context === WORKFLOW && op === 'insert') lockInserts.push({ by, at: clock.now() });
@@ -84,14 +104,28 @@ async function runSchedule(seed, override = {}) {
 			if (dropped.length) erased.push({ by, at: clock.now(), dropped: dropped.length });
 		}
 	};
-	const table = processedDataTable({ clock, random, writeMs: () => write.ms(random), enforcePrimaryKey: !override.noPrimaryKey, log });
-	if (kind === 'foreign-list' || scenario.foreignRow) table.put(WORKFLOW, { mode: 'entries', data: FOREIGN_LIST.map(hashOf) });
+	const table = processedDataTable({
+		clock,
+		random,
+		writeMs: () => write.ms(random),
+		enforcePrimaryKey: !override.noPrimaryKey,
+		log,
+	});
+	if (kind === 'foreign-list' || scenario.foreignRow)
+		table.put(WORKFLOW, { mode: 'entries', data: FOREIGN_LIST.map(hashOf) });
 	if (kind === 'foreign-latest') table.put(WORKFLOW, { mode: 'latestIncrementalKey', data: '42' });
 	const foreignBefore = structuredClone(table.rows.get(WORKFLOW)?.value);
 	runs++;
 	const procs = Array.from({ length: processes }, (_, i) => {
 		const busiest = busyMaxMs * random();
-		const proc = { name: `p${i + 1}`, scope: `run${runs}/p${i + 1}/wf/${NODE_ID}`, warnings: [], dead: false, locks: 0, records: 0 };
+		const proc = {
+			name: `p${i + 1}`,
+			scope: `run${runs}/p${i + 1}/wf/${NODE_ID}`,
+			warnings: [],
+			dead: false,
+			locks: 0,
+			records: 0,
+		};
 		proc.busy = async () => {
 			const gap = Math.floor(busiest * random());
 			if (gap >= 1) await clock.wait(gap);
@@ -118,7 +152,9 @@ async function runSchedule(seed, override = {}) {
 				if (draw < failRate) {
 					const when = draw < failRate / 2 ? 'before' : 'after';
 					faults.push({ proc, op, when, at: clock.now(), ms: 0 });
-					note(`${proc.name}'s ${what} fails ${when === 'before' ? 'before its statement' : 'after its statement committed'}`);
+					note(
+						`${proc.name}'s ${what} fails ${when === 'before' ? 'before its statement' : 'after its statement committed'}`,
+					);
 					return { when };
 				}
 				if (draw < failRate + delayRate) {
@@ -171,7 +207,8 @@ async function runSchedule(seed, override = {}) {
 	// `claim.recordFailed`: a record of keys made with this claim's own store threw.
 	const observed = (store, proc, claim) => ({
 		...store,
-		recordLock: async () => (proc.lastCall = `recordLock:${await store.recordLock()}`).endsWith('true'),
+		recordLock: async () =>
+			(proc.lastCall = `recordLock:${await store.recordLock()}`).endsWith('true'),
 		recordKeys: async (keys) => {
 			proc.lastCall = 'recordKeys';
 			try {
@@ -193,10 +230,20 @@ async function runSchedule(seed, override = {}) {
 		},
 	});
 	const claimClock = { now: clock.now, wait: clock.wait, random };
-	const claimOf = override.claim ?? ((proc, key, store) => claimDelivery(proc.scope, key, store, claimClock, (message) => proc.warnings.push(message)));
+	const claimOf =
+		override.claim ??
+		((proc, key, store) =>
+			claimDelivery(proc.scope, key, store, claimClock, (message) => proc.warnings.push(message)));
 	const claims = [];
 	const start = (proc, delivery, at, label) => {
-		const claim = { proc, delivery, label, outcome: undefined, startedAt: undefined, answeredAt: undefined };
+		const claim = {
+			proc,
+			delivery,
+			label,
+			outcome: undefined,
+			startedAt: undefined,
+			answeredAt: undefined,
+		};
 		claims.push(claim);
 		void clock.wait(at).then(async () => {
 			if (proc.dead) return; // a stopped process gets nothing more
@@ -209,44 +256,65 @@ async function runSchedule(seed, override = {}) {
 				claim.outcome = `error: ${error.message}`;
 			}
 			claim.answeredAt = clock.now();
-			note(`${proc.name} ${label} delivery-${delivery} -> ${claim.outcome} (claimed in ${claim.answeredAt - claim.startedAt} ms)`);
+			note(
+				`${proc.name} ${label} delivery-${delivery} -> ${claim.outcome} (claimed in ${claim.answeredAt - claim.startedAt} ms)`,
+			);
 		});
 		return claim;
 	};
 	const deliveries = scenario.bursts + scenario.singles;
 	for (let d = 0; d < deliveries; d++) {
 		const at = Math.floor(random() * scenario.spreadMs);
-		const copies = d < scenario.bursts ? (scenario.allCopies ? processes : 2 + Math.floor(random() * (processes - 1))) : 1;
+		const copies =
+			d < scenario.bursts
+				? scenario.allCopies
+					? processes
+					: 2 + Math.floor(random() * (processes - 1))
+				: 1;
 		const first = Math.floor(random() * processes);
-		for (let c = 0; c < copies; c++) start(procs[(first + c) % processes], d, at + Math.floor(random() * 10), 'copy');
+		for (let c = 0; c < copies; c++)
+			start(procs[(first + c) % processes], d, at + Math.floor(random() * 10), 'copy');
 	}
-	const answered = (list) => () => list.every((claim) => claim.outcome !== undefined || claim.proc.dead);
+	const answered = (list) => () =>
+		list.every((claim) => claim.outcome !== undefined || claim.proc.dead);
 	const violations = [];
 	try {
 		await clock.run(answered(claims));
 	} catch (error) {
-		violations.push(`STUCK: ${error.message}; unanswered: ${claims.filter((c) => c.outcome === undefined && !c.proc.dead).map((c) => `${c.proc.name} delivery-${c.delivery}`).join(', ')}`);
+		violations.push(
+			`STUCK: ${error.message}; unanswered: ${claims
+				.filter((c) => c.outcome === undefined && !c.proc.dead)
+				.map((c) => `${c.proc.name} delivery-${c.delivery}`)
+				.join(', ')}`,
+		);
 	}
 	const errors = kind === 'errors';
 	// The workflow row still holds some of the lock's values (a lock left behind).
 	const lockHashes = new Set(lockValues().map(hashOf));
-	const lockLeft = () => [table.rows.get(WORKFLOW)?.value.data].flat().some((hash) => lockHashes.has(hash));
+	const lockLeft = () =>
+		[table.rows.get(WORKFLOW)?.value.data].flat().some((hash) => lockHashes.has(hash));
 	/** Runs virtual time until nothing is left to do (writes that answer late, locks given back late). */
 	const settle = async () => await clock.run(() => false).catch(() => undefined);
 	let leftAfterClaims = false;
 	if (errors) {
 		await settle();
 		leftAfterClaims = lockLeft();
-		if (leftAfterClaims) note(`the lock is left behind once every claim answered and every write settled`);
+		if (leftAfterClaims)
+			note(`the lock is left behind once every claim answered and every write settled`);
 	}
 
 	// The oracle: the history of answers.
 	const runsOf = Array.from({ length: deliveries }, () => []);
-	for (const claim of claims) if (['new', 'unsettled', 'unguarded'].includes(claim.outcome)) runsOf[claim.delivery].push(claim);
+	for (const claim of claims)
+		if (['new', 'unsettled', 'unguarded'].includes(claim.outcome))
+			runsOf[claim.delivery].push(claim);
 	const failed = (claim) => claim.outcome?.startsWith('error');
 	// Errors kind: a claim saw a store error if a call of its process failed, or waited, while it was
 	// being claimed (a turn answers all the claims it took with the calls of one of them).
-	const sawError = (claim) => faults.some((f) => f.proc === claim.proc && f.at <= claim.answeredAt && f.at + f.ms >= claim.startedAt);
+	const sawError = (claim) =>
+		faults.some(
+			(f) => f.proc === claim.proc && f.at <= claim.answeredAt && f.at + f.ms >= claim.startedAt,
+		);
 	// Doubles are allowed once a lock was force-deleted or the workflow row is another node's (see
 	// claims.ts), and, after a write past its deadline, between that write's 'unsettled' claims and
 	// other copies (it runs rather than risk losing the delivery); never two 'new' while guarded.
@@ -257,7 +325,11 @@ async function runSchedule(seed, override = {}) {
 	// fault. With store errors a live process may leave its lock (its give-back failed), and the
 	// lease takes it over: counted, and DOUBLED / ERASED show whether a break ever cut a hold short.
 	const brokenLive = forceDeleted.filter((f) => f.live);
-	if (!errors) for (const f of brokenLive) violations.push(`BROKE A LIVE LOCK: ${f.by} deleted the lock ${f.holder} holds (at ${f.at} ms)`);
+	if (!errors)
+		for (const f of brokenLive)
+			violations.push(
+				`BROKE A LIVE LOCK: ${f.by} deleted the lock ${f.holder} holds (at ${f.at} ms)`,
+			);
 	const guarded = (errors || !brokenLive.length) && !foreign;
 	const deadlinePassed = slowWrites.length > 0;
 	let doubledAfterError = 0;
@@ -267,55 +339,117 @@ async function runSchedule(seed, override = {}) {
 		const owed = mine.some((claim) => !claim.proc.dead);
 		// A delivery none of whose copies ran is lost, unless one failed visibly (its execution errored).
 		if (!runsOf[d].length && mine.some(failed)) failedVisibly++;
-		else if (owed && !runsOf[d].length) violations.push(`LOST: delivery-${d} (${mine.map((c) => `${c.proc.name}: ${c.outcome ?? 'no answer'}`).join(', ')})`);
+		else if (owed && !runsOf[d].length)
+			violations.push(
+				`LOST: delivery-${d} (${mine.map((c) => `${c.proc.name}: ${c.outcome ?? 'no answer'}`).join(', ')})`,
+			);
 		const fresh = runsOf[d].filter((c) => c.outcome === 'new').length;
 		const twice = fresh > 1 || (runsOf[d].length > 1 && !deadlinePassed);
 		if (twice && errors && mine.some(sawError)) doubledAfterError += guarded ? 1 : 0;
-		else if (guarded && twice) violations.push(`DOUBLED: delivery-${d} ran in ${runsOf[d].map((c) => `${c.proc.name} (${c.outcome})`).join(' and ')}`);
+		else if (guarded && twice)
+			violations.push(
+				`DOUBLED: delivery-${d} ran in ${runsOf[d].map((c) => `${c.proc.name} (${c.outcome})`).join(' and ')}`,
+			);
 	}
 	for (const claim of claims) {
 		if (!failed(claim)) continue;
 		// Only a claim whose own record of keys failed (and whose retry failed too) may fail.
-		if (!errors || !claim.recordFailed) violations.push(`ERROR: ${claim.proc.name} delivery-${claim.delivery}: ${claim.outcome}`);
+		if (!errors || !claim.recordFailed)
+			violations.push(`ERROR: ${claim.proc.name} delivery-${claim.delivery}: ${claim.outcome}`);
 	}
 	// The claim limit as docs/webhook-trigger.md states it: without the lock after twice the lease a claim runs,
 	// a record of keys is waited for a write deadline, its retries start within another.
 	const claimLimitMs = 2 * claimPolicy.leaseMs + 2 * claimPolicy.writeDeadlineMs;
-	const maxClaimMs = Math.max(0, ...claims.filter((c) => c.answeredAt !== undefined).map((c) => c.answeredAt - c.startedAt));
+	const maxClaimMs = Math.max(
+		0,
+		...claims.filter((c) => c.answeredAt !== undefined).map((c) => c.answeredAt - c.startedAt),
+	);
 	const overLimit = claims.filter((c) => c.answeredAt - c.startedAt > claimLimitMs);
-	const late = errors && overLimit.length ? [`STUCK: ${overLimit.map((c) => `${c.proc.name} delivery-${c.delivery} answered after ${c.answeredAt - c.startedAt} ms`).join(', ')}, past the claim limit (${claimLimitMs} ms)`] : [];
+	const late =
+		errors && overLimit.length
+			? [
+					`STUCK: ${overLimit.map((c) => `${c.proc.name} delivery-${c.delivery} answered after ${c.answeredAt - c.startedAt} ms`).join(', ')}, past the claim limit (${claimLimitMs} ms)`,
+				]
+			: [];
 	violations.push(...late);
 	// With store errors a turn past the claim limit records without the lock (by design, its claims run): erasures are counted, DOUBLED shows their cost.
-	if (guarded && !errors) for (const e of erased) violations.push(`ERASED: ${e.by}'s record at ${e.at} ms dropped ${e.dropped} recorded key(s)`);
+	if (guarded && !errors)
+		for (const e of erased)
+			violations.push(
+				`ERASED: ${e.by}'s record at ${e.at} ms dropped ${e.dropped} recorded key(s)`,
+			);
 	if (foreign) {
 		const after = table.rows.get(WORKFLOW)?.value;
-		const survived = Array.isArray(foreignBefore.data) ? foreignBefore.data.every((hash) => after?.data?.includes(hash)) : after?.data === foreignBefore.data;
-		if (!survived) violations.push(`FOREIGN: the other node's row changed: ${JSON.stringify(foreignBefore)} -> ${JSON.stringify(after)}`);
+		const survived = Array.isArray(foreignBefore.data)
+			? foreignBefore.data.every((hash) => after?.data?.includes(hash))
+			: after?.data === foreignBefore.data;
+		if (!survived)
+			violations.push(
+				`FOREIGN: the other node's row changed: ${JSON.stringify(foreignBefore)} -> ${JSON.stringify(after)}`,
+			);
 		for (const proc of procs) {
 			const count = proc.warnings.filter((w) => w === FOREIGN_ROW_WARNING).length;
-			if (claims.some((c) => c.proc === proc && c.startedAt !== undefined) && (count !== 1 || proc.warnings.length !== 1)) violations.push(`FOREIGN: ${proc.name} warned ${proc.warnings.length} time(s), ${count} with the foreign-row warning`);
+			if (
+				claims.some((c) => c.proc === proc && c.startedAt !== undefined) &&
+				(count !== 1 || proc.warnings.length !== 1)
+			)
+				violations.push(
+					`FOREIGN: ${proc.name} warned ${proc.warnings.length} time(s), ${count} with the foreign-row warning`,
+				);
 		}
-	} else for (const proc of procs) if (proc.warnings.length) violations.push(`WARNED: ${proc.name} warned without a foreign row: ${proc.warnings[0]}`);
+	} else
+		for (const proc of procs)
+			if (proc.warnings.length)
+				violations.push(`WARNED: ${proc.name} warned without a foreign row: ${proc.warnings[0]}`);
 	for (const late of slowWrites) {
-		const held = claims.filter((c) => c.proc === faulty && c.startedAt !== undefined && c.startedAt <= late.from && c.answeredAt >= late.from + claimPolicy.writeDeadlineMs - 1 && c.answeredAt <= late.from + claimPolicy.writeDeadlineMs + 1 && c.answeredAt < late.until); // the turn of that write (later turns no longer wait for it)
-		if (held.some((c) => c.outcome !== 'unsettled')) violations.push(`DEADLINE: a claim behind p1's late write answered ${held.map((c) => c.outcome).join(', ')}`);
+		const held = claims.filter(
+			(c) =>
+				c.proc === faulty &&
+				c.startedAt !== undefined &&
+				c.startedAt <= late.from &&
+				c.answeredAt >= late.from + claimPolicy.writeDeadlineMs - 1 &&
+				c.answeredAt <= late.from + claimPolicy.writeDeadlineMs + 1 &&
+				c.answeredAt < late.until,
+		); // the turn of that write (later turns no longer wait for it)
+		if (held.some((c) => c.outcome !== 'unsettled'))
+			violations.push(
+				`DEADLINE: a claim behind p1's late write answered ${held.map((c) => c.outcome).join(', ')}`,
+			);
 		// The lock of that write's turn: a later turn's own lock (taken after the old one was broken) is its to give back.
-		const retaken = (d) => lockInserts.some((i) => i.by === faulty.name && i.at > late.from && i.at < d.at);
-		const early = lockDeletes.find((d) => d.by === faulty.name && d.at > late.from && d.at < late.until && !retaken(d));
-		if (early) violations.push(`DEADLINE: p1 gave the lock back at ${early.at} ms, before its write (sent at ${late.from} ms) landed at ${late.until} ms`);
+		const retaken = (d) =>
+			lockInserts.some((i) => i.by === faulty.name && i.at > late.from && i.at < d.at);
+		const early = lockDeletes.find(
+			(d) => d.by === faulty.name && d.at > late.from && d.at < late.until && !retaken(d),
+		);
+		if (early)
+			violations.push(
+				`DEADLINE: p1 gave the lock back at ${early.at} ms, before its write (sent at ${late.from} ms) landed at ${late.until} ms`,
+			);
 	}
 
 	// Replays once everything settled (no store errors any more): each delivery once more, to a random live process.
 	const replayAll = !violations.length && !foreign && kind !== 'lost-write';
 	// Deliveries that failed visibly whose key landed anyway: their replays answer 'duplicate', so they never run.
 	const recorded = new Set([table.rows.get(NODE)?.value.data].flat());
-	const droppedAfterFailure = runsOf.filter((r, d) => !r.length && claims.some((c) => c.delivery === d && failed(c)) && recorded.has(hashOf(`delivery-${d}`))).length;
+	const droppedAfterFailure = runsOf.filter(
+		(r, d) =>
+			!r.length &&
+			claims.some((c) => c.delivery === d && failed(c)) &&
+			recorded.has(hashOf(`delivery-${d}`)),
+	).length;
 	injecting.on = false;
 	let replayDoubled = 0;
 	if (replayAll) {
 		const live = procs.filter((proc) => !proc.dead);
 		const base = clock.now() + 1000;
-		const replays = Array.from({ length: deliveries }, (_, d) => start(live[Math.floor(random() * live.length)], d, 1000 + Math.floor(random() * 2000), 'replay'));
+		const replays = Array.from({ length: deliveries }, (_, d) =>
+			start(
+				live[Math.floor(random() * live.length)],
+				d,
+				1000 + Math.floor(random() * 2000),
+				'replay',
+			),
+		);
 		try {
 			await clock.run(answered(replays));
 		} catch (error) {
@@ -324,36 +458,111 @@ async function runSchedule(seed, override = {}) {
 		// A delivery that ran is a duplicate now; one that never ran (its only copy went to a stopped
 		// process, or failed before its key landed) runs.
 		for (const replay of replays) {
-			const expected = runsOf[replay.delivery].length || recorded.has(hashOf(`delivery-${replay.delivery}`)) ? 'duplicate' : 'new';
+			const expected =
+				runsOf[replay.delivery].length || recorded.has(hashOf(`delivery-${replay.delivery}`))
+					? 'duplicate'
+					: 'new';
 			// With store errors a key erased by a record made without the lock (a turn past the claim
 			// limit) runs again on replay: a double, allowed where a copy saw an error (as DOUBLED).
-			const erasedRun = errors && expected === 'duplicate' && replay.outcome === 'new' && runsOf[replay.delivery].length;
-			if (erasedRun && claims.some((c) => c.delivery === replay.delivery && c.label === 'copy' && sawError(c))) replayDoubled++;
-			else if (replay.outcome !== undefined && replay.outcome !== expected) violations.push(`REPLAY: delivery-${replay.delivery} replayed after ${base} ms in ${replay.proc.name} answered ${replay.outcome}, not ${expected}`);
+			const erasedRun =
+				errors &&
+				expected === 'duplicate' &&
+				replay.outcome === 'new' &&
+				runsOf[replay.delivery].length;
+			if (
+				erasedRun &&
+				claims.some((c) => c.delivery === replay.delivery && c.label === 'copy' && sawError(c))
+			)
+				replayDoubled++;
+			else if (replay.outcome !== undefined && replay.outcome !== expected)
+				violations.push(
+					`REPLAY: delivery-${replay.delivery} replayed after ${base} ms in ${replay.proc.name} answered ${replay.outcome}, not ${expected}`,
+				);
 		}
 	}
 	// With store errors the lock is gone once everything settled (a lock left behind is taken over by the replays' claims).
 	if (errors && (replayAll || foreign)) {
 		await settle();
-		if (lockLeft()) violations.push(`LOCK LEFT: the workflow row still holds the lock's values once everything settled: ${JSON.stringify(table.rows.get(WORKFLOW)?.value)}`);
+		if (lockLeft())
+			violations.push(
+				`LOCK LEFT: the workflow row still holds the lock's values once everything settled: ${JSON.stringify(table.rows.get(WORKFLOW)?.value)}`,
+			);
 	}
 	const outcomes = {};
-	for (const claim of claims) outcomes[claim.outcome ?? 'none'] = (outcomes[claim.outcome ?? 'none'] ?? 0) + 1;
+	for (const claim of claims)
+		outcomes[claim.outcome ?? 'none'] = (outcomes[claim.outcome ?? 'none'] ?? 0) + 1;
 	const label = `seed ${seed}: ${kind}${errors ? ` (${Math.round(failRate * 100)} % of store calls fail)` : ''}${scenario.foreignRow ? ", another node's list in the workflow row" : ''}, writes ${write.label}, ${processes} processes, busy gaps up to ${busyMaxMs} ms`;
-	const stats = { claims: claims.length, deliveries, storeCalls, faults: faults.length, failedBefore: faults.filter((f) => f.when === 'before').length, failedAfter: faults.filter((f) => f.when === 'after').length, delayed: faults.filter((f) => f.when === 'delay').length, failedVisibly, droppedAfterFailure, doubled: runsOf.filter((r) => r.length > 1).length, doubledGuarded: foreign ? 0 : runsOf.filter((r) => r.length > 1).length, guardedDeliveries: foreign ? 0 : deliveries, doubledAfterError, replayDoubled, erased: erased.length, overLimit: overLimit.length, leftAfterClaims, breaks: forceDeleted.length, maxClaimMs, touched: claims.filter(sawError).length };
-	return { seed, scenario, label, claims, violations, late, trace, forceDeleted, outcomes, doubled: runsOf.filter((r) => r.length > 1).length, guarded, stats };
+	const stats = {
+		claims: claims.length,
+		deliveries,
+		storeCalls,
+		faults: faults.length,
+		failedBefore: faults.filter((f) => f.when === 'before').length,
+		failedAfter: faults.filter((f) => f.when === 'after').length,
+		delayed: faults.filter((f) => f.when === 'delay').length,
+		failedVisibly,
+		droppedAfterFailure,
+		doubled: runsOf.filter((r) => r.length > 1).length,
+		doubledGuarded: foreign ? 0 : runsOf.filter((r) => r.length > 1).length,
+		guardedDeliveries: foreign ? 0 : deliveries,
+		doubledAfterError,
+		replayDoubled,
+		erased: erased.length,
+		overLimit: overLimit.length,
+		leftAfterClaims,
+		breaks: forceDeleted.length,
+		maxClaimMs,
+		touched: claims.filter(sawError).length,
+	};
+	return {
+		seed,
+		scenario,
+		label,
+		claims,
+		violations,
+		late,
+		trace,
+		forceDeleted,
+		outcomes,
+		doubled: runsOf.filter((r) => r.length > 1).length,
+		guarded,
+		stats,
+	};
 }
 
 /** A failure's report: seed, replay command, the violations and a short trace around the first. */
 function reportOf(result, kind = result.scenario.kind) {
 	const key = /delivery-\d+/.exec(result.violations[0] ?? '')?.[0];
-	const relevant = result.trace.filter((line) => line.includes('lock row') || line.includes('stops') || line.includes('never') || line.includes('held') || line.includes(' fails ') || line.includes(' waits ') || line.includes('left behind') || (key && line.includes(`${key} `)) || line.includes('node row'));
-	const shown = relevant.length > 80 ? [...relevant.slice(0, 40), `  … ${relevant.length - 80} lines …`, ...relevant.slice(-40)] : relevant;
-	return [`${result.label}`, `replay: ${replayCommand(result.seed, kind)}`, ...result.violations.slice(0, 8).map((v) => `  ${v}`), 'trace:', ...shown].join('\n');
+	const relevant = result.trace.filter(
+		(line) =>
+			line.includes('lock row') ||
+			line.includes('stops') ||
+			line.includes('never') ||
+			line.includes('held') ||
+			line.includes(' fails ') ||
+			line.includes(' waits ') ||
+			line.includes('left behind') ||
+			(key && line.includes(`${key} `)) ||
+			line.includes('node row'),
+	);
+	const shown =
+		relevant.length > 80
+			? [...relevant.slice(0, 40), `  … ${relevant.length - 80} lines …`, ...relevant.slice(-40)]
+			: relevant;
+	return [
+		`${result.label}`,
+		`replay: ${replayCommand(result.seed, kind)}`,
+		...result.violations.slice(0, 8).map((v) => `  ${v}`),
+		'trace:',
+		...shown,
+	].join('\n');
 }
 
 /** An errors seed: a quarter of them with another node's list in the workflow row. */
-const errorsScenario = (seed) => ({ kind: 'errors', foreignRow: seed % 4 === 0 ? 'list' : undefined });
+const errorsScenario = (seed) => ({
+	kind: 'errors',
+	foreignRow: seed % 4 === 0 ? 'list' : undefined,
+});
 
 /** The errors kind's figures over its seeds: what failed, what that cost. */
 function errorFigures(t, seeds) {
@@ -370,49 +579,106 @@ function errorFigures(t, seeds) {
 
 /** Scenario kinds, each its own test: seeds per kind in CI (about 15 s in all on two idle cores). */
 const KIND_TESTS = [
-	{ kind: 'burst', seeds: 300, name: 'bursts of copies to 2–4 processes, unrelated deliveries between, replays: none lost, none doubled, replays are duplicates' },
-	{ kind: 'foreign', seeds: 120, name: "another node's row (a list, or a 'latest'-mode value) in the workflow scope: none lost, its values kept, one warning per process" },
-	{ kind: 'slow-write', seeds: 120, name: "a record of keys 61–100 s late: its claims answer 'unsettled' at the deadline and run, the lock is kept until it lands, none lost" },
-	{ kind: 'stop', seeds: 160, name: 'a process stops for good holding the lock: the others break it after the lease, none lost, none doubled' },
-	{ kind: 'errors', seeds: 120, name: "5–15 % of store calls fail before their statement or after it committed, 0.2 % wait 1–90 s, another node's list on a quarter of the seeds: none lost (a claim whose own record of keys failed may fail, visibly), every claim answers within the claim limit, doubles only where a copy saw an error, the other node's values kept, the lock gone once settled" },
-	{ kind: 'lost-write', seeds: 40, name: "a record of keys that never answers: its claims answer 'unsettled', the process's later claims still answer, none lost" },
+	{
+		kind: 'burst',
+		seeds: 300,
+		name: 'bursts of copies to 2–4 processes, unrelated deliveries between, replays: none lost, none doubled, replays are duplicates',
+	},
+	{
+		kind: 'foreign',
+		seeds: 120,
+		name: "another node's row (a list, or a 'latest'-mode value) in the workflow scope: none lost, its values kept, one warning per process",
+	},
+	{
+		kind: 'slow-write',
+		seeds: 120,
+		name: "a record of keys 61–100 s late: its claims answer 'unsettled' at the deadline and run, the lock is kept until it lands, none lost",
+	},
+	{
+		kind: 'stop',
+		seeds: 160,
+		name: 'a process stops for good holding the lock: the others break it after the lease, none lost, none doubled',
+	},
+	{
+		kind: 'errors',
+		seeds: 120,
+		name: "5–15 % of store calls fail before their statement or after it committed, 0.2 % wait 1–90 s, another node's list on a quarter of the seeds: none lost (a claim whose own record of keys failed may fail, visibly), every claim answers within the claim limit, doubles only where a copy saw an error, the other node's values kept, the lock gone once settled",
+	},
+	{
+		kind: 'lost-write',
+		seeds: 40,
+		name: "a record of keys that never answers: its claims answer 'unsettled', the process's later claims still answer, none lost",
+	},
 ];
 
 describe('the claim protocol in a model of n8n processes sharing processed_data (seeded, virtual time)', () => {
 	for (const { kind, seeds, name } of KIND_TESTS) {
-		const chosen = SEED !== undefined ? [SEED] : Array.from({ length: Number(process.env.VMB_CLAIM_SEEDS ?? seeds) }, (_, i) => i + 1);
+		const chosen =
+			SEED !== undefined
+				? [SEED]
+				: Array.from({ length: Number(process.env.VMB_CLAIM_SEEDS ?? seeds) }, (_, i) => i + 1);
 		test(`${kind}: ${name} (${chosen.length} seeds)`, async () => {
 			const failures = [];
 			const totals = {};
 			const lateSeeds = [];
 			for (const seed of chosen) {
-				const result = await runSchedule(seed, kind === 'errors' ? errorsScenario(seed) : { kind: kind === 'foreign' ? (seed % 2 ? 'foreign-list' : 'foreign-latest') : kind });
+				const result = await runSchedule(
+					seed,
+					kind === 'errors'
+						? errorsScenario(seed)
+						: { kind: kind === 'foreign' ? (seed % 2 ? 'foreign-list' : 'foreign-latest') : kind },
+				);
 				if (result.late.length) lateSeeds.push(seed);
 				if (result.violations.length) failures.push(result);
-				for (const [name, value] of Object.entries(result.stats)) totals[name] = name === 'maxClaimMs' ? Math.max(totals[name] ?? 0, value) : (totals[name] ?? 0) + Number(value);
+				for (const [name, value] of Object.entries(result.stats))
+					totals[name] =
+						name === 'maxClaimMs'
+							? Math.max(totals[name] ?? 0, value)
+							: (totals[name] ?? 0) + Number(value);
 				if (SEED !== undefined) console.log(`${result.label}\n${result.trace.join('\n')}`);
 			}
-			if (kind === 'errors') console.log(`${errorFigures(totals, chosen.length)}\n  seeds with a claim past the claim limit: ${lateSeeds.join(', ') || 'none'}`);
+			if (kind === 'errors')
+				console.log(
+					`${errorFigures(totals, chosen.length)}\n  seeds with a claim past the claim limit: ${lateSeeds.join(', ') || 'none'}`,
+				);
 			const reports = failures.map((f) => reportOf(f, kind));
 			const byRule = {};
-			for (const f of failures) for (const rule of new Set(f.violations.map((v) => v.split(':')[0]))) byRule[rule] = [...(byRule[rule] ?? []), f.seed];
-			const rules = Object.entries(byRule).map(([rule, seeds]) => `${rule} (${seeds.length}): ${seeds.join(', ')}`);
-			if (failures.length) console.log(`claim model, ${kind}: ${failures.length} of ${chosen.length} seeds fail\n${rules.join('\n')}\n\n${reports[0]}`);
-			expect(reports.slice(0, 3).join('\n\n') || 'none', `failing seeds: ${failures.map((f) => f.seed).join(', ')}`).toBe('none');
+			for (const f of failures)
+				for (const rule of new Set(f.violations.map((v) => v.split(':')[0])))
+					byRule[rule] = [...(byRule[rule] ?? []), f.seed];
+			const rules = Object.entries(byRule).map(
+				([rule, seeds]) => `${rule} (${seeds.length}): ${seeds.join(', ')}`,
+			);
+			if (failures.length)
+				console.log(
+					`claim model, ${kind}: ${failures.length} of ${chosen.length} seeds fail\n${rules.join('\n')}\n\n${reports[0]}`,
+				);
+			expect(
+				reports.slice(0, 3).join('\n\n') || 'none',
+				`failing seeds: ${failures.map((f) => f.seed).join(', ')}`,
+			).toBe('none');
 		});
 	}
 
 	test('a stopped holder: the others go on after the lease', async () => {
 		const result = await runSchedule(5, { kind: 'stop', write: slow(200), processes: 3 });
 		expect(result.forceDeleted.length, reportOf(result, 'stop')).toBeGreaterThan(0);
-		expect(result.claims.filter((c) => c.answeredAt > result.forceDeleted[0].at).length, reportOf(result, 'stop')).toBeGreaterThan(0);
+		expect(
+			result.claims.filter((c) => c.answeredAt > result.forceDeleted[0].at).length,
+			reportOf(result, 'stop'),
+		).toBeGreaterThan(0);
 	});
 });
 
 describe('the same checks catch what breaks the guarantee (mutants)', () => {
 	const caught = async (override, seeds = 12) => {
 		for (let seed = 1; seed <= seeds; seed++) {
-			const result = await runSchedule(seed, { kind: 'burst', processes: 3, allCopies: true, ...override });
+			const result = await runSchedule(seed, {
+				kind: 'burst',
+				processes: 3,
+				allCopies: true,
+				...override,
+			});
 			const doubled = result.violations.filter((v) => v.startsWith('DOUBLED'));
 			if (doubled.length) return { seed, doubled, result };
 		}
@@ -426,7 +692,8 @@ describe('the same checks catch what breaks the guarantee (mutants)', () => {
 	});
 
 	test('a plain check-and-record without the lock: doubles found at 200 ms', async () => {
-		const plain = async (proc, key, store) => ((await store.recordKeys([key])).has(key) ? 'duplicate' : 'new');
+		const plain = async (proc, key, store) =>
+			(await store.recordKeys([key])).has(key) ? 'duplicate' : 'new';
 		const found = await caught({ claim: plain, write: slow(200) });
 		expect(found, 'no double found').toBeDefined();
 		console.log(`mutant plain check-and-record: caught at seed ${found.seed}: ${found.doubled[0]}`);
@@ -434,7 +701,11 @@ describe('the same checks catch what breaks the guarantee (mutants)', () => {
 
 	test("with store errors, a record retried after a failure that takes its own landed key for a copy's: lost found", async () => {
 		// The store tries a failed record of keys again itself: a key its first try recorded before the reply was lost is then 'processed', a duplicate.
-		const retried = (store) => ({ ...store, recordKeys: async (keys) => await store.recordKeys(keys).catch(async () => await store.recordKeys(keys)) });
+		const retried = (store) => ({
+			...store,
+			recordKeys: async (keys) =>
+				await store.recordKeys(keys).catch(async () => await store.recordKeys(keys)),
+		});
 		let found;
 		for (let seed = 1; seed <= 40 && !found; seed++) {
 			const result = await runSchedule(seed, { kind: 'errors', wrapStore: retried });
@@ -446,7 +717,17 @@ describe('the same checks catch what breaks the guarantee (mutants)', () => {
 	});
 
 	test('a lock taken as held even when LOCK was there: doubles found', async () => {
-		const found = await caught({ wrapStore: (store) => ({ ...store, recordLock: async () => (await store.recordLock(), false) }), write: slow(200), busyMaxMs: 2000 }, 30);
+		const found = await caught(
+			{
+				wrapStore: (store) => ({
+					...store,
+					recordLock: async () => (await store.recordLock(), false),
+				}),
+				write: slow(200),
+				busyMaxMs: 2000,
+			},
+			30,
+		);
 		expect(found, 'no double found').toBeDefined();
 		console.log(`mutant held over LOCK: caught at seed ${found.seed}: ${found.doubled[0]}`);
 	});
@@ -456,15 +737,33 @@ describe('claim times in the model (virtual ms; figures, not assertions of speed
 	test('a burst of 10 deliveries, each copied to every process, and a lone delivery, per write delay', async () => {
 		const lines = [];
 		for (const write of WRITE_DELAYS) {
-			const lone = await runSchedule(1, { kind: 'burst', write, processes: 1, busyMaxMs: 0, bursts: 0, singles: 1 });
+			const lone = await runSchedule(1, {
+				kind: 'burst',
+				write,
+				processes: 1,
+				busyMaxMs: 0,
+				bursts: 0,
+				singles: 1,
+			});
 			expect(lone.violations, reportOf(lone)).toEqual([]);
 			const loneMs = lone.claims[0].answeredAt - lone.claims[0].startedAt;
 			for (const processes of [2, 3]) {
-				const result = await runSchedule(1, { kind: 'burst', write, processes, busyMaxMs: 0, bursts: 10, singles: 0, spreadMs: 1, allCopies: true });
+				const result = await runSchedule(1, {
+					kind: 'burst',
+					write,
+					processes,
+					busyMaxMs: 0,
+					bursts: 10,
+					singles: 0,
+					spreadMs: 1,
+					allCopies: true,
+				});
 				expect(result.violations, reportOf(result)).toEqual([]);
 				const times = result.claims.map((c) => c.answeredAt - c.startedAt);
 				const mean = Math.round(times.reduce((a, b) => a + b, 0) / times.length);
-				lines.push(`claim time, writes ${write.label.padEnd(7)} ${processes} processes: burst of 10 × ${processes} copies mean ${mean} ms, max ${Math.max(...times)} ms; lone delivery ${loneMs} ms`);
+				lines.push(
+					`claim time, writes ${write.label.padEnd(7)} ${processes} processes: burst of 10 × ${processes} copies mean ${mean} ms, max ${Math.max(...times)} ms; lone delivery ${loneMs} ms`,
+				);
 			}
 		}
 		console.log(lines.join('\n'));

@@ -29,7 +29,12 @@ if (file) {
 let failed = 0;
 try {
 	for (const seed of seeds) {
-		const result = await checkSeed(model, { seed, steps, shrinkMs, out: (line) => console.log(line) });
+		const result = await checkSeed(model, {
+			seed,
+			steps,
+			shrinkMs,
+			out: (line) => console.log(line),
+		});
 		if (!result.ok) failed++;
 	}
 } finally {

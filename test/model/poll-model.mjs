@@ -49,13 +49,28 @@ const subset = (r, list) => {
 
 // ---- the generator: a list of steps, each self-contained data (indexes taken modulo what exists
 // when it runs), so that any sub-list is a valid history too (the shrinker drops steps) ----
-const STATUS_MIX = [['inbox', 70], ['archived', 12], ['quarantine', 8], ['discard_request', 10]];
+const STATUS_MIX = [
+	['inbox', 70],
+	['archived', 12],
+	['quarantine', 8],
+	['discard_request', 10],
+];
 const TYPE_MIX = MAIL_TYPES.map((t) => [t, t === 'letter' ? 8 : t === 'package' ? 4 : 1]);
 const ACTIONS = ['archive', 'unarchive', 'discard', 'undiscard', 'read', 'file', 'delete'];
-const SCAN_MOVES = [['request', 5], ['complete', 5], ['cancel', 1], ['delete', 2], ['restore', 2]];
+const SCAN_MOVES = [
+	['request', 5],
+	['complete', 5],
+	['cancel', 1],
+	['delete', 2],
+	['restore', 2],
+];
 
 function randomConfig(r) {
-	const event = weighted(r, [['new-mail', 70], ['scan-completed', 20], ['open-completed', 10]]);
+	const event = weighted(r, [
+		['new-mail', 70],
+		['scan-completed', 20],
+		['open-completed', 10],
+	]);
 	if (event !== 'new-mail') return { event, filters: {} };
 	const filters = {};
 	if (r() < 0.4) filters.status = subset(r, MAIL_STATUSES);
@@ -63,11 +78,30 @@ function randomConfig(r) {
 	if (r() < 0.2) filters.scanStatus = subset(r, SCAN_FILTERS);
 	return { event, filters };
 }
-const configKey = (c) => JSON.stringify([c.event, ...['status', 'mailType', 'scanStatus'].map((k) => [...(c.filters[k] ?? [])].sort())]);
+const configKey = (c) =>
+	JSON.stringify([
+		c.event,
+		...['status', 'mailType', 'scanStatus'].map((k) => [...(c.filters[k] ?? [])].sort()),
+	]);
 
 function mutation(r) {
-	const kind = weighted(r, [['arrive', 4], ['late', 2], ['act', 5], ['scan', 3]]);
-	return { kind, n: 1, status: weighted(r, STATUS_MIX), type: weighted(r, TYPE_MIX), hours: r() * 100, action: pick(r, ACTIONS), move: weighted(r, SCAN_MOVES), open: r() < 0.3, x: r() };
+	const kind = weighted(r, [
+		['arrive', 4],
+		['late', 2],
+		['act', 5],
+		['scan', 3],
+	]);
+	return {
+		kind,
+		n: 1,
+		status: weighted(r, STATUS_MIX),
+		type: weighted(r, TYPE_MIX),
+		hours: r() * 100,
+		action: pick(r, ACTIONS),
+		move: weighted(r, SCAN_MOVES),
+		open: r() < 0.3,
+		x: r(),
+	};
 }
 
 /** `huge: false` leaves out bursts past the API's depth (for the reference reading, which does not divide reads). */
@@ -79,8 +113,16 @@ export function generate(seed, steps, { huge = true } = {}) {
 	const history = [{ kind: 'activate', config, cursorMode: seed % 2 ? 'keyset' : 'offset' }];
 	for (let n = 0; n < steps; n++) {
 		const kind = weighted(r, [
-			['arrive', 20], ['burst', 1.2], ['huge', huge ? 0.06 : 0], ['late', 5], ['act', 10], ['scan', 10],
-			['poll', 30], ['edit', 0.8], ['restart', 1.2], ['manual', 0.5],
+			['arrive', 20],
+			['burst', 1.2],
+			['huge', huge ? 0.06 : 0],
+			['late', 5],
+			['act', 10],
+			['scan', 10],
+			['poll', 30],
+			['edit', 0.8],
+			['restart', 1.2],
+			['manual', 0.5],
 		]);
 		const step = { kind, ...mutation(r) };
 		step.kind = kind;
@@ -93,14 +135,37 @@ export function generate(seed, steps, { huge = true } = {}) {
 		if (kind === 'act') step.target = r() < 0.6 ? 'emitted' : 'any';
 		if (kind === 'edit') step.config = randomConfig(r);
 		if (kind === 'poll') {
-			step.variant = weighted(r, [['plain', 60], ['fault', 12], ['during', 15], ['overlap', 6]]);
-			step.at = 1 + Math.floor(r() * weighted(r, [[2, 6], [12, 3], [30, 1]])); // the request it happens at
+			step.variant = weighted(r, [
+				['plain', 60],
+				['fault', 12],
+				['during', 15],
+				['overlap', 6],
+			]);
+			step.at =
+				1 +
+				Math.floor(
+					r() *
+						weighted(r, [
+							[2, 6],
+							[12, 3],
+							[30, 1],
+						]),
+				); // the request it happens at
 			step.faultStatus = r() < 0.7 ? 503 : 400;
 			step.during = mutation(r);
-			step.during.target = weighted(r, [['top', 4], ['emitted', 3], ['any', 3]]); // top: among the newest mail, above a reading cursor
+			step.during.target = weighted(r, [
+				['top', 4],
+				['emitted', 3],
+				['any', 3],
+			]); // top: among the newest mail, above a reading cursor
 			// A sweep removes the newest n items (the workflow archiving a batch) at the request that
 			// reads the last page of the query above the floor: what a cursor counting positions skips.
-			if (r() < 0.3) Object.assign(step.during, { kind: 'sweep', n: 1 + Math.floor(r() * 100), action: pick(r, ['delete', 'archive', 'discard']) });
+			if (r() < 0.3)
+				Object.assign(step.during, {
+					kind: 'sweep',
+					n: 1 + Math.floor(r() * 100),
+					action: pick(r, ['delete', 'archive', 'discard']),
+				});
 			step.atLast = r() < 0.2;
 			// Or aimed at the oldest new item: at the request reading its page, the sweep removes
 			// enough of the newest items of the query for a cursor counting positions to skip it.
@@ -122,7 +187,8 @@ function matches(m, filters) {
 	return (
 		(!filters.status || filters.status.includes(m.mail_status)) &&
 		(!filters.mailType || filters.mailType.includes(m.mail_type)) &&
-		(!filters.scanStatus || filters.scanStatus.includes(m.scan ? m.scan.status.toLowerCase() : 'none'))
+		(!filters.scanStatus ||
+			filters.scanStatus.includes(m.scan ? m.scan.status.toLowerCase() : 'none'))
 	);
 }
 const SCAN_TYPE = { 'scan-completed': 'SCAN_REQUEST', 'open-completed': 'UNBOXING_REQUEST' };
@@ -161,13 +227,18 @@ export class ModelRun {
 		const shift = 60 * 86_400_000;
 		const back = (value) => (value ? iso(Date.parse(value) - shift) : value);
 		for (const m of this.db.mails) m.arrival_date = back(m.arrival_date);
-		for (const s of this.db.scans) for (const f of ['created_at', 'updated_at', 'status_updated_at']) s[f] = back(s[f]);
+		for (const s of this.db.scans)
+			for (const f of ['created_at', 'updated_at', 'status_updated_at']) s[f] = back(s[f]);
 		this.sim.changed();
 		this.clock = Math.floor(Date.now() / 1_000) * 1_000 - shift + 3_600_000;
 		this.seq = 1;
 		this.logged = new Map(); // mail id → seq it was logged at (absent: seeded, before any activation)
 		this.scanLog = new Map(); // scan id → { created, versions: [{ status, at, seq }] }
-		for (const s of this.db.scans) this.scanLog.set(s.id, { created: 0, versions: [{ status: s.status, at: Date.parse(s.status_updated_at), seq: 0 }] });
+		for (const s of this.db.scans)
+			this.scanLog.set(s.id, {
+				created: 0,
+				versions: [{ status: s.status, at: Date.parse(s.status_updated_at), seq: 0 }],
+			});
 		this.emittedToWorkflow = [];
 		this.workflowId = `wf-model-${seed}`;
 		this.live = {};
@@ -197,7 +268,12 @@ export class ModelRun {
 
 	// ---- the mailroom and the workflow ----
 	arrive({ status = 'inbox', type = 'letter', arrival, read = false }) {
-		const mail = this.sim.mailbox.addMail({ mail_status: status, mail_type: type, arrival_date: iso(arrival ?? this.clock), sender_name: 'Model' });
+		const mail = this.sim.mailbox.addMail({
+			mail_status: status,
+			mail_type: type,
+			arrival_date: iso(arrival ?? this.clock),
+			sender_name: 'Model',
+		});
 		mail.is_read = read;
 		this.logged.set(mail.id, this.seq);
 		return mail;
@@ -209,7 +285,10 @@ export class ModelRun {
 			case 'arrive':
 				this.tick(r() * 120_000);
 				for (let n = 0; n < step.n; n++) {
-					const mail = this.arrive({ status: n === 0 ? step.status : weighted(r, STATUS_MIX), type: n === 0 ? step.type : weighted(r, TYPE_MIX) });
+					const mail = this.arrive({
+						status: n === 0 ? step.status : weighted(r, STATUS_MIX),
+						type: n === 0 ? step.type : weighted(r, TYPE_MIX),
+					});
 					// About 3 % of arrivals log their first item without an arrival date (nullable in the API).
 					if (n === 0 && step.hours < 3) {
 						mail.arrival_date = null;
@@ -221,24 +300,45 @@ export class ModelRun {
 			case 'huge': {
 				this.tick(60_000);
 				const rb = rng(step.seed);
-				for (let n = 0; n < step.n; n++) this.arrive({ status: weighted(rb, STATUS_MIX), type: weighted(rb, TYPE_MIX), read: rb() < 0.2 });
+				for (let n = 0; n < step.n; n++)
+					this.arrive({
+						status: weighted(rb, STATUS_MIX),
+						type: weighted(rb, TYPE_MIX),
+						read: rb() < 0.2,
+					});
 				return `${step.kind} of ${step.n} arrive`;
 			}
 			case 'late': {
 				this.tick(r() * 60_000);
-				const mail = this.arrive({ status: step.status, type: step.type, arrival: this.clock - Math.round(step.hours * 3_600) * 1_000 });
+				const mail = this.arrive({
+					status: step.status,
+					type: step.type,
+					arrival: this.clock - Math.round(step.hours * 3_600) * 1_000,
+				});
 				return `mail ${mail.id} logged late, arrived ${step.hours.toFixed(1)} h ago (${step.status} ${step.type})`;
 			}
 			case 'act': {
-				const pool = step.target === 'emitted' && this.emittedToWorkflow.length ? this.emittedToWorkflow : step.target === 'top' ? this.db.mails.slice(0, 50) : this.db.mails;
-				const id = pool[Math.floor(step.x * pool.length)]?.id ?? pool[Math.floor(step.x * pool.length)];
+				const pool =
+					step.target === 'emitted' && this.emittedToWorkflow.length
+						? this.emittedToWorkflow
+						: step.target === 'top'
+							? this.db.mails.slice(0, 50)
+							: this.db.mails;
+				const id =
+					pool[Math.floor(step.x * pool.length)]?.id ?? pool[Math.floor(step.x * pool.length)];
 				return id ? this.act(String(id), step.action) : 'act: nothing';
 			}
 			case 'scan':
 				return this.scanMove(step, r);
 			case 'sweep': {
 				// The list is kept newest logged first; only late mail is out of order there.
-				const newest = step.ids ?? this.db.mails.slice(0, step.n + 50).sort((a, b) => cmp(keyOf(b), keyOf(a))).slice(0, step.n).map((m) => m.id);
+				const newest =
+					step.ids ??
+					this.db.mails
+						.slice(0, step.n + 50)
+						.sort((a, b) => cmp(keyOf(b), keyOf(a)))
+						.slice(0, step.n)
+						.map((m) => m.id);
 				return `sweep: ${newest.map((id) => this.act(id, step.action)).filter((line) => !line.includes(':')).length} of the ${newest.length} newest ${step.action}d`;
 			}
 			default:
@@ -250,13 +350,24 @@ export class ModelRun {
 		const index = this.db.mails.findIndex((m) => m.id === id);
 		if (index < 0) return `${action} ${id}: gone`;
 		const mail = this.db.mails[index];
-		const from = { archive: ['inbox'], unarchive: ['archived'], discard: ['inbox', 'archived'], undiscard: ['discard_request'] }[action];
+		const from = {
+			archive: ['inbox'],
+			unarchive: ['archived'],
+			discard: ['inbox', 'archived'],
+			undiscard: ['discard_request'],
+		}[action];
 		if (from && !from.includes(mail.mail_status)) return `${action} ${id}: is ${mail.mail_status}`;
 		this.tick();
 		if (action === 'delete') this.db.mails.splice(index, 1);
 		else if (action === 'read') mail.is_read = true;
 		else if (action === 'file') mail.folder_id = this.db.folders[0].id;
-		else mail.mail_status = { archive: 'archived', unarchive: 'inbox', discard: 'discard_request', undiscard: 'inbox' }[action];
+		else
+			mail.mail_status = {
+				archive: 'archived',
+				unarchive: 'inbox',
+				discard: 'discard_request',
+				undiscard: 'inbox',
+			}[action];
 		this.sim.changed();
 		return `${action} ${id}`;
 	}
@@ -281,14 +392,32 @@ export class ModelRun {
 			const mail = fits[Math.floor(step.x * fits.length)];
 			if (!mail || (mail.scan && IN_PROCESS.has(mail.scan.status))) return 'request: nothing';
 			this.tick(r() * 60_000);
-			const scan = this.sim.mailbox.createScan(mail, step.open ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST');
+			const scan = this.sim.mailbox.createScan(
+				mail,
+				step.open ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST',
+			);
 			scan.created_at = scan.updated_at = scan.status_updated_at = iso(this.clock);
-			this.scanLog.set(scan.id, { created: this.seq, versions: [{ status: 'IN_PROCESS', at: this.clock, seq: this.seq }] });
+			this.scanLog.set(scan.id, {
+				created: this.seq,
+				versions: [{ status: 'IN_PROCESS', at: this.clock, seq: this.seq }],
+			});
 			return `scan ${scan.id.slice(0, 8)} (${step.open ? 'open' : 'scan'}) requested for mail ${mail.id}`;
 		}
-		const scan = choose({ complete: ['IN_PROCESS', 'RESTORING'], cancel: ['IN_PROCESS'], delete: ['COMPLETED'], restore: ['DELETED'] }[step.move]);
+		const scan = choose(
+			{
+				complete: ['IN_PROCESS', 'RESTORING'],
+				cancel: ['IN_PROCESS'],
+				delete: ['COMPLETED'],
+				restore: ['DELETED'],
+			}[step.move],
+		);
 		if (!scan) return `${step.move}: nothing`;
-		return setStatus(scan, { complete: 'COMPLETED', cancel: 'CANCELLED', delete: 'DELETED', restore: 'RESTORING' }[step.move]);
+		return setStatus(
+			scan,
+			{ complete: 'COMPLETED', cancel: 'CANCELLED', delete: 'DELETED', restore: 'RESTORING' }[
+				step.move
+			],
+		);
 	}
 
 	// ---- n8n ----
@@ -313,7 +442,18 @@ export class ModelRun {
 				return await this.poll(step);
 			default:
 				this.log(this.mutate(step));
-				if (step.sweepPoll) await this.poll({ kind: 'poll', variant: 'during', atOldest: true, at: 1, during: { kind: 'act', action: step.action === 'archive' ? 'archive' : 'delete', x: step.x } });
+				if (step.sweepPoll)
+					await this.poll({
+						kind: 'poll',
+						variant: 'during',
+						atOldest: true,
+						at: 1,
+						during: {
+							kind: 'act',
+							action: step.action === 'archive' ? 'archive' : 'delete',
+							x: step.x,
+						},
+					});
 		}
 	}
 
@@ -326,9 +466,16 @@ export class ModelRun {
 		if (edited) this.endEpoch();
 		for (let attempt = 1; ; attempt++) {
 			this.live = JSON.parse(this.saved);
-			const outcome = await this.poll({ kind: 'poll', variant: 'plain' }, { priming: edited && attempt === 1, activation: true });
+			const outcome = await this.poll(
+				{ kind: 'poll', variant: 'plain' },
+				{ priming: edited && attempt === 1, activation: true },
+			);
 			if (!outcome.error) break;
-			if (attempt === 3) this.violation('activation', `the activation poll failed three times without a fault: ${outcome.error.message}`);
+			if (attempt === 3)
+				this.violation(
+					'activation',
+					`the activation poll failed three times without a fault: ${outcome.error.message}`,
+				);
 		}
 		this.save();
 	}
@@ -342,12 +489,19 @@ export class ModelRun {
 		const copy = JSON.parse(JSON.stringify(this.live));
 		const before = JSON.stringify(copy);
 		try {
-			await this.pollFn({ parameters: this.parameters(), credentials: this.credentials, staticData: copy, mode: 'manual', workflowId: this.workflowId });
+			await this.pollFn({
+				parameters: this.parameters(),
+				credentials: this.credentials,
+				staticData: copy,
+				mode: 'manual',
+				workflowId: this.workflowId,
+			});
 		} catch {
 			// a manual run may fail; it must still leave the state alone
 		}
 		const { __dataChanged, ...after } = copy;
-		if (JSON.stringify(after) !== before) this.violation('manual-run', 'a manual test run changed the static data');
+		if (JSON.stringify(after) !== before)
+			this.violation('manual-run', 'a manual test run changed the static data');
 		this.log('manual test run');
 	}
 
@@ -368,11 +522,23 @@ export class ModelRun {
 		const start = this.observe(ep);
 		let at = step.atLast && start.aboveFloor ? Math.ceil(start.aboveFloor / 100) : step.at;
 		if (step.variant === 'during' && step.atOldest && ep.event === 'new-mail') {
-			const listed = this.db.mails.filter((m) => start.inQ.has(m.id)).sort((a, b) => cmp(keyOf(b), keyOf(a)));
-			const position = listed.findLastIndex((m) => !ep.emitted.has(m.id) && (this.logged.get(m.id) ?? 0) > ep.primingSeq);
+			const listed = this.db.mails
+				.filter((m) => start.inQ.has(m.id))
+				.sort((a, b) => cmp(keyOf(b), keyOf(a)));
+			const position = listed.findLastIndex(
+				(m) => !ep.emitted.has(m.id) && (this.logged.get(m.id) ?? 0) > ep.primingSeq,
+			);
 			if (position >= 0) {
 				at = Math.floor(position / 100) + 1;
-				step = { ...step, during: { kind: 'sweep', ids: listed.slice(0, (position % 100) + 1).map((m) => m.id), action: step.during.action === 'archive' ? 'archive' : 'delete', x: step.during.x } };
+				step = {
+					...step,
+					during: {
+						kind: 'sweep',
+						ids: listed.slice(0, (position % 100) + 1).map((m) => m.id),
+						action: step.during.action === 'archive' ? 'archive' : 'delete',
+						x: step.during.x,
+					},
+				};
 			}
 		}
 		this.changedDuringPoll = false;
@@ -398,10 +564,16 @@ export class ModelRun {
 				this.currentHook = undefined;
 				overlap = await this.runOne();
 				this.currentHook = savedHook;
-				this.log(`  overlapping poll: ${overlap.error ? `failed: ${overlap.error.message}` : `emitted ${overlap.items.length}`}`);
+				this.log(
+					`  overlapping poll: ${overlap.error ? `failed: ${overlap.error.message}` : `emitted ${overlap.items.length}`}`,
+				);
 				this.record(ep, overlap, { overlapped: true });
 				if (overlap.items.length) this.save();
-				if (overlap.items.length || JSON.stringify(this.live) !== liveBefore) this.violation('one-poll-in-flight', `a poll started while another ran ${overlap.items.length ? `emitted ${overlap.items.length} items` : 'changed the state'}`);
+				if (overlap.items.length || JSON.stringify(this.live) !== liveBefore)
+					this.violation(
+						'one-poll-in-flight',
+						`a poll started while another ran ${overlap.items.length ? `emitted ${overlap.items.length} items` : 'changed the state'}`,
+					);
 			}
 		};
 		const outcome = await this.runOne();
@@ -409,22 +581,46 @@ export class ModelRun {
 		if (this.hookViolation) throw this.hookViolation;
 		this.stats.polls++;
 		if (outcome.error) this.stats.failedPolls++;
-		const label = activation ? (priming ? 'activation poll (priming)' : 'activation poll') : `poll${step.variant === 'plain' ? '' : ` (${step.variant}${step.variant === 'plain' ? '' : ` at request ${at}`})`}`;
-		this.log(`${label}: ${requests} requests, ${outcome.error ? `failed: ${outcome.error.message.slice(0, 160)}` : `emitted ${outcome.items.length}${outcome.items.length ? ` (${this.describe(outcome.items)})` : ''}`}`);
-		if (priming && outcome.items.length) this.violation('priming', `the priming poll emitted ${outcome.items.length} items`);
+		const label = activation
+			? priming
+				? 'activation poll (priming)'
+				: 'activation poll'
+			: `poll${step.variant === 'plain' ? '' : ` (${step.variant}${step.variant === 'plain' ? '' : ` at request ${at}`})`}`;
+		this.log(
+			`${label}: ${requests} requests, ${outcome.error ? `failed: ${outcome.error.message.slice(0, 160)}` : `emitted ${outcome.items.length}${outcome.items.length ? ` (${this.describe(outcome.items)})` : ''}`}`,
+		);
+		if (priming && outcome.items.length)
+			this.violation('priming', `the priming poll emitted ${outcome.items.length} items`);
 		const end = this.observe(ep);
-		this.record(ep, outcome, { start, end, checked: !faulted && !this.changedDuringPoll && !outcome.error && !(overlap && overlap.items.length) });
+		this.record(ep, outcome, {
+			start,
+			end,
+			checked:
+				!faulted && !this.changedDuringPoll && !outcome.error && !(overlap && overlap.items.length),
+		});
 		if (!activation && outcome.items.length) this.save();
 		if (outcome.items.length && step.react) {
-			for (const item of outcome.items) if (ep.event === 'new-mail' && (item.json.id.length * 7919 + Number(item.json.id)) % 1000 < step.react.share * 1000) this.act(String(item.json.id), step.react.action);
-			this.log(`  the workflow: ${step.react.action} ${Math.round(step.react.share * 100)}% of what it received`);
+			for (const item of outcome.items)
+				if (
+					ep.event === 'new-mail' &&
+					(item.json.id.length * 7919 + Number(item.json.id)) % 1000 < step.react.share * 1000
+				)
+					this.act(String(item.json.id), step.react.action);
+			this.log(
+				`  the workflow: ${step.react.action} ${Math.round(step.react.share * 100)}% of what it received`,
+			);
 		}
 		return outcome;
 	}
 
 	async runOne() {
 		try {
-			const { result } = await this.pollFn({ parameters: this.parameters(), credentials: this.credentials, staticData: this.live, workflowId: this.workflowId });
+			const { result } = await this.pollFn({
+				parameters: this.parameters(),
+				credentials: this.credentials,
+				staticData: this.live,
+				workflowId: this.workflowId,
+			});
 			return { items: result?.[0] ?? [] };
 		} catch (error) {
 			return { items: [], error };
@@ -432,17 +628,40 @@ export class ModelRun {
 	}
 
 	describe(items) {
-		const ids = items.map((i) => (this.epoch.event === 'new-mail' ? i.json.id : `${String(i.json.id).slice(0, 8)}@${i.json.status_updated_at}`));
-		return ids.length > 6 ? `${ids.slice(0, 3).join(', ')} … ${ids.slice(-2).join(', ')}` : ids.join(', ');
+		const ids = items.map((i) =>
+			this.epoch.event === 'new-mail'
+				? i.json.id
+				: `${String(i.json.id).slice(0, 8)}@${i.json.status_updated_at}`,
+		);
+		return ids.length > 6
+			? `${ids.slice(0, 3).join(', ')} … ${ids.slice(-2).join(', ')}`
+			: ids.join(', ');
 	}
 
 	// ---- the oracle ----
 	startEpoch() {
 		const { event, filters } = this.config;
-		const ep = { event, filters, primingSeq: this.seq, primingClock: this.clock, emitted: new Set(), top: [], floor: undefined, newest: undefined, pending: new Map(), suspects: [], reported: [], outOfReach: new Set(), seen: new Map() };
+		const ep = {
+			event,
+			filters,
+			primingSeq: this.seq,
+			primingClock: this.clock,
+			emitted: new Set(),
+			top: [],
+			floor: undefined,
+			newest: undefined,
+			pending: new Map(),
+			suspects: [],
+			reported: [],
+			outOfReach: new Set(),
+			seen: new Map(),
+		};
 		if (event === 'new-mail') {
 			// Priming records the newest items of the whole mailbox within the window (at most MAX_REMEMBERED).
-			const keys = this.db.mails.filter((m) => m.arrival_date).map(keyOf).sort((a, b) => cmp(b, a));
+			const keys = this.db.mails
+				.filter((m) => m.arrival_date)
+				.map(keyOf)
+				.sort((a, b) => cmp(b, a));
 			if (keys.length) {
 				const windowStart = keys[0][0] - LATE_WINDOW_MS;
 				ep.top = keys.filter((k) => k[0] >= windowStart).slice(0, MAX_REMEMBERED);
@@ -460,7 +679,10 @@ export class ModelRun {
 		if (!ep.top.length) return;
 		ep.newest = ep.top[0];
 		const remembered = ep.top.length >= MAX_REMEMBERED ? ep.top[MAX_REMEMBERED - 1] : undefined;
-		const candidates = [[ep.top[0][0] - LATE_WINDOW_MS, -Infinity], atOnce ? remembered : ep.remembered];
+		const candidates = [
+			[ep.top[0][0] - LATE_WINDOW_MS, -Infinity],
+			atOnce ? remembered : ep.remembered,
+		];
 		ep.remembered = remembered;
 		for (const c of candidates) if (c && (!ep.floor || cmp(c, ep.floor) > 0)) ep.floor = c;
 	}
@@ -478,10 +700,17 @@ export class ModelRun {
 				aboveFloor++;
 				inQ.add(m.id);
 			}
-			return { inQ, aboveFloor, floor: ep.floor, outOfReach: aboveFloor > DEPTH_LIMIT ? this.outOfReach(ep) : undefined };
+			return {
+				inQ,
+				aboveFloor,
+				floor: ep.floor,
+				outOfReach: aboveFloor > DEPTH_LIMIT ? this.outOfReach(ep) : undefined,
+			};
 		}
 		const versions = new Map();
-		for (const s of this.db.scans) if (s.type === SCAN_TYPE[ep.event]) versions.set(s.id, this.scanLog.get(s.id).versions.length - 1);
+		for (const s of this.db.scans)
+			if (s.type === SCAN_TYPE[ep.event])
+				versions.set(s.id, this.scanLog.get(s.id).versions.length - 1);
 		return { versions };
 	}
 
@@ -493,9 +722,16 @@ export class ModelRun {
 	outOfReach(ep) {
 		const out = new Set();
 		const depth = new Map();
-		const listed = this.db.mails.filter((m) => m.arrival_date && matches(m, ep.filters)).sort((a, b) => cmp(keyOf(b), keyOf(a)));
+		const listed = this.db.mails
+			.filter((m) => m.arrival_date && matches(m, ep.filters))
+			.sort((a, b) => cmp(keyOf(b), keyOf(a)));
 		for (const m of listed) {
-			const part = [m.mail_status, m.mail_type, m.scan ? m.scan.status.toLowerCase() : 'none', m.is_read].join('|');
+			const part = [
+				m.mail_status,
+				m.mail_type,
+				m.scan ? m.scan.status.toLowerCase() : 'none',
+				m.is_read,
+			].join('|');
 			const position = depth.get(part) ?? 0;
 			depth.set(part, position + 1);
 			if (position >= DEPTH_LIMIT && above(keyOf(m), ep.floor)) out.add(m.id);
@@ -505,8 +741,11 @@ export class ModelRun {
 
 	record(ep, outcome, { start, end, checked = false, overlapped = false }) {
 		for (const id of start?.outOfReach ?? []) ep.outOfReach.add(id);
-		for (const date of outcome.error?.message.match(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g) ?? []) ep.reported.push(Date.parse(date));
-		if (outcome.items.length > MAX_EMIT_PER_POLL) this.violation('cap', `one poll emitted ${outcome.items.length} > ${MAX_EMIT_PER_POLL}`);
+		for (const date of outcome.error?.message.match(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g) ??
+			[])
+			ep.reported.push(Date.parse(date));
+		if (outcome.items.length > MAX_EMIT_PER_POLL)
+			this.violation('cap', `one poll emitted ${outcome.items.length} > ${MAX_EMIT_PER_POLL}`);
 		if (ep.event === 'new-mail') this.recordMail(ep, outcome, { start, end, checked, overlapped });
 		else this.recordScans(ep, outcome, { start, end, checked, overlapped });
 	}
@@ -520,10 +759,19 @@ export class ModelRun {
 			const id = String(item.json.id);
 			const key = [Date.parse(item.json.arrival_date), Number(id)];
 			if (ep.emitted.has(id)) this.violation('exactly-once', `mail ${id} emitted twice`);
-			if (!item.json.arrival_date) this.violation('undated', `mail ${id} emitted without an arrival date (docs/poll-trigger.md: never while it has none)`);
+			if (!item.json.arrival_date)
+				this.violation(
+					'undated',
+					`mail ${id} emitted without an arrival date (docs/poll-trigger.md: never while it has none)`,
+				);
 			const loggedAt = this.logged.get(id) ?? 0;
-			if (loggedAt <= ep.primingSeq) this.violation('nothing-before-activation', `mail ${id} (arrived ${item.json.arrival_date}) was in the mailbox before the activation or last edit, yet emitted`);
-			if (previous && cmp(key, previous) < 0) this.violation('oldest-first', `mail ${id} emitted after a newer item`);
+			if (loggedAt <= ep.primingSeq)
+				this.violation(
+					'nothing-before-activation',
+					`mail ${id} (arrived ${item.json.arrival_date}) was in the mailbox before the activation or last edit, yet emitted`,
+				);
+			if (previous && cmp(key, previous) < 0)
+				this.violation('oldest-first', `mail ${id} emitted after a newer item`);
 			previous = key;
 			ep.emitted.add(id);
 			ep.pending.delete(id);
@@ -536,26 +784,44 @@ export class ModelRun {
 		ep.top.length = Math.min(ep.top.length, MAX_REMEMBERED);
 		if (overlapped || !start) return raise();
 		// New mail at this poll: in Q at its start and its end, above the floor at its start, logged after the priming.
-		const fresh = [...start.inQ].filter((id) => end.inQ.has(id) && !ep.emitted.has(id) && (this.logged.get(id) ?? 0) > ep.primingSeq);
+		const fresh = [...start.inQ].filter(
+			(id) => end.inQ.has(id) && !ep.emitted.has(id) && (this.logged.get(id) ?? 0) > ep.primingSeq,
+		);
 		const capped = items.length >= MAX_EMIT_PER_POLL;
 		const newestEmitted = previous;
-		const onDateEdge = (key) => start.floor && start.floor[1] === -Infinity && Math.abs(key[0] - start.floor[0]) <= EDGE_MS;
+		const onDateEdge = (key) =>
+			start.floor && start.floor[1] === -Infinity && Math.abs(key[0] - start.floor[0]) <= EDGE_MS;
 		if (checked && start.aboveFloor <= DEPTH_LIMIT) {
 			for (const id of fresh) {
 				const key = keyOf(byId.get(id));
 				if (onDateEdge(key)) continue;
-				if (!capped) this.violation('every-new-item', `mail ${id} (arrived ${iso(key[0])}, logged at step ${this.stepOf(id)}) matched the query at the start and end of this poll, nothing changed meanwhile, above the floor ${showKey(start.floor)}, yet not emitted (${items.length} emitted)`);
-				if (cmp(key, newestEmitted) < 0) this.violation('every-new-item', `mail ${id} (arrived ${iso(key[0])}) is older than items this capped poll emitted (oldest first), yet not emitted`);
+				if (!capped)
+					this.violation(
+						'every-new-item',
+						`mail ${id} (arrived ${iso(key[0])}, logged at step ${this.stepOf(id)}) matched the query at the start and end of this poll, nothing changed meanwhile, above the floor ${showKey(start.floor)}, yet not emitted (${items.length} emitted)`,
+					);
+				if (cmp(key, newestEmitted) < 0)
+					this.violation(
+						'every-new-item',
+						`mail ${id} (arrived ${iso(key[0])}) is older than items this capped poll emitted (oldest first), yet not emitted`,
+					);
 			}
 		}
 		// Pending: new mail that a later poll must emit while it matches. It leaves when it stops matching.
-		for (const id of [...ep.pending.keys()]) if (!start.inQ.has(id) || !end.inQ.has(id)) ep.pending.delete(id);
-		for (const id of fresh) if (!ep.pending.has(id)) ep.pending.set(id, { key: keyOf(byId.get(id)), since: this.stepIndex, checked });
+		for (const id of [...ep.pending.keys()])
+			if (!start.inQ.has(id) || !end.inQ.has(id)) ep.pending.delete(id);
+		for (const id of fresh)
+			if (!ep.pending.has(id))
+				ep.pending.set(id, { key: keyOf(byId.get(id)), since: this.stepIndex, checked });
 		raise();
 		// The floor passed a pending item: allowed by limit 1 (beyond the late window of the newest
 		// recorded), or if an error names its arrival date (limit 4); judged when the epoch ends.
 		for (const [id, p] of ep.pending) {
-			if (above(p.key, ep.floor) && !(ep.floor[1] === -Infinity && Math.abs(p.key[0] - ep.floor[0]) <= EDGE_MS)) continue;
+			if (
+				above(p.key, ep.floor) &&
+				!(ep.floor[1] === -Infinity && Math.abs(p.key[0] - ep.floor[0]) <= EDGE_MS)
+			)
+				continue;
 			ep.pending.delete(id);
 			if (p.key[0] < ep.newest[0] - LATE_WINDOW_MS + EDGE_MS) continue;
 			// Limit 3: missed by a poll the list moved under, then by the next poll, moved under too,
@@ -569,8 +835,13 @@ export class ModelRun {
 		for (const item of items) {
 			const key = `${item.json.id}@${item.json.status_updated_at}`;
 			if (ep.emitted.has(key)) this.violation('exactly-once', `completion ${key} emitted twice`);
-			if (item.json.status !== 'COMPLETED') this.violation('completions-only', `${key} emitted with status ${item.json.status}`);
-			if (Date.parse(item.json.status_updated_at) < ep.primingClock) this.violation('nothing-before-activation', `completion ${key} predates the activation or last edit, yet emitted`);
+			if (item.json.status !== 'COMPLETED')
+				this.violation('completions-only', `${key} emitted with status ${item.json.status}`);
+			if (Date.parse(item.json.status_updated_at) < ep.primingClock)
+				this.violation(
+					'nothing-before-activation',
+					`completion ${key} predates the activation or last edit, yet emitted`,
+				);
 			ep.emitted.add(key);
 			this.stats.emitted++;
 		}
@@ -591,7 +862,11 @@ export class ModelRun {
 			while (before >= 0 && log.versions[before].status !== 'COMPLETED') before--;
 			const seenSince = [...(ep.seen.get(id) ?? [])].some((v) => v > before && v < version);
 			const createdAfter = before < 0 && log.created > ep.primingSeq;
-			if (seenSince || createdAfter) this.violation('every-completion', `completion ${key} (${log.versions.map((v) => v.status).join(' → ')}) ${createdAfter ? 'of a scan requested after the activation' : 'of a scan a poll saw in process'} is COMPLETED at the start and end of this poll, yet was never emitted`);
+			if (seenSince || createdAfter)
+				this.violation(
+					'every-completion',
+					`completion ${key} (${log.versions.map((v) => v.status).join(' → ')}) ${createdAfter ? 'of a scan requested after the activation' : 'of a scan a poll saw in process'} is COMPLETED at the start and end of this poll, yet was never emitted`,
+				);
 		}
 	}
 
@@ -605,9 +880,17 @@ export class ModelRun {
 		for (const s of ep.suspects) {
 			if (ep.emitted.has(s.id)) continue;
 			// Limit 4 excuses only mail that was out of reach (outOfReach) at a poll, and an error named its dates.
-			const named = ep.reported.some((d) => Math.abs(d - s.key[0]) <= EDGE_MS) || (ep.reported.length >= 2 && s.key[0] >= Math.min(...ep.reported) - EDGE_MS && s.key[0] <= Math.max(...ep.reported) + EDGE_MS);
+			const named =
+				ep.reported.some((d) => Math.abs(d - s.key[0]) <= EDGE_MS) ||
+				(ep.reported.length >= 2 &&
+					s.key[0] >= Math.min(...ep.reported) - EDGE_MS &&
+					s.key[0] <= Math.max(...ep.reported) + EDGE_MS);
 			const reported = named && ep.outOfReach.has(s.id);
-			if (!reported) this.violation('never-skipped-silently', `mail ${s.id} (arrived ${iso(s.key[0])}) was new mail from step ${s.since}, matched the query at every poll since, and the floor passed it at step ${s.at} without emitting it or an error naming its arrival date`);
+			if (!reported)
+				this.violation(
+					'never-skipped-silently',
+					`mail ${s.id} (arrived ${iso(s.key[0])}) was new mail from step ${s.since}, matched the query at every poll since, and the floor passed it at step ${s.at} without emitting it or an error naming its arrival date`,
+				);
 		}
 		this.epoch = undefined;
 	}
@@ -620,7 +903,11 @@ export class ModelRun {
 export async function startModel({ reference } = {}) {
 	const sim = await startSimulator({ count: 300 });
 	try {
-		Object.assign(dist('nodes/shared/state/retryPolicy.js').retryPolicy, { baseDelayMs: 1, maxDelayMs: 2, budgetMs: 50 });
+		Object.assign(dist('nodes/shared/state/retryPolicy.js').retryPolicy, {
+			baseDelayMs: 1,
+			maxDelayMs: 2,
+			budgetMs: 50,
+		});
 	} catch {
 		// a build without the shared retry policy retries as it does
 	}
@@ -631,7 +918,12 @@ export async function startModel({ reference } = {}) {
 /** Runs a history; returns { violation, stats, lines } (with `collect`, also `found`: every property broken). */
 export async function runHistory(model, history, seed, { collect = false } = {}) {
 	const lines = [];
-	const run = new ModelRun(model.sim, { credentials: model.credentials, pollFn: model.pollFn, collect, log: (line) => lines.push(`[${run.stepIndex}] ${line}`) });
+	const run = new ModelRun(model.sim, {
+		credentials: model.credentials,
+		pollFn: model.pollFn,
+		collect,
+		log: (line) => lines.push(`[${run.stepIndex}] ${line}`),
+	});
 	try {
 		const stats = await run.play(history, { seed });
 		return { stats, lines, found: [...run.found.values()] };
@@ -652,7 +944,11 @@ export async function shrink(model, history, seed, property, { budgetMs = 60_000
 	const fails = async (h) => (await runHistory(model, h, seed)).violation?.property === property;
 	const first = await runHistory(model, history, seed);
 	let best = history.slice(0, first.violation.step + 1);
-	for (let size = Math.max(1, Math.floor(best.length / 2)); size >= 1 && Date.now() < deadline; size = Math.floor(size / 2)) {
+	for (
+		let size = Math.max(1, Math.floor(best.length / 2));
+		size >= 1 && Date.now() < deadline;
+		size = Math.floor(size / 2)
+	) {
 		for (let from = 1; from < best.length && Date.now() < deadline; ) {
 			const candidate = [...best.slice(0, from), ...best.slice(from + size)];
 			if (await fails(candidate)) {

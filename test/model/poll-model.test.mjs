@@ -19,7 +19,12 @@ describe('the Poll Trigger against the model', () => {
 	for (const seed of CI_SEEDS) {
 		test(`seed ${seed}: ${CI_STEPS} steps, every property after every step`, async () => {
 			const lines = [];
-			const result = await checkSeed(model, { seed, steps: CI_STEPS, shrinkMs: 30_000, out: (line) => lines.push(line) });
+			const result = await checkSeed(model, {
+				seed,
+				steps: CI_STEPS,
+				shrinkMs: 30_000,
+				out: (line) => lines.push(line),
+			});
 			console.log(lines.join('\n'));
 			expect(result.ok, lines.join('\n')).toBe(true);
 		});
@@ -38,9 +43,13 @@ describe('the Poll Trigger against the model', () => {
 
 describe('the checker finds what breaks the guarantee', () => {
 	const check = async (mutant, seed, steps) => {
-		const model = await startModel({ reference: (sim) => referencePoll({ baseUrl: sim.url, apiKey: sim.apiKey, mutant }) });
+		const model = await startModel({
+			reference: (sim) => referencePoll({ baseUrl: sim.url, apiKey: sim.apiKey, mutant }),
+		});
 		try {
-			return await runHistory(model, generate(seed, steps, { huge: false }), seed, { collect: true });
+			return await runHistory(model, generate(seed, steps, { huge: false }), seed, {
+				collect: true,
+			});
 		} finally {
 			await model.close();
 		}
@@ -57,8 +66,11 @@ describe('the checker finds what breaks the guarantee', () => {
 		['no-fingerprint', 3, 170, 'nothing-before-activation'],
 		['newest-first', 3, 170, 'every-new-item'],
 		['no-restore', 3, 190, 'every-completion'],
-	])('with the rule %s broken (seed %i, %i steps) it fails %s', async (mutant, seed, steps, property) => {
-		const { found } = await check(mutant, seed, steps);
-		expect(found.map((v) => v.property)).toContain(property);
-	});
+	])(
+		'with the rule %s broken (seed %i, %i steps) it fails %s',
+		async (mutant, seed, steps, property) => {
+			const { found } = await check(mutant, seed, steps);
+			expect(found.map((v) => v.property)).toContain(property);
+		},
+	);
 });

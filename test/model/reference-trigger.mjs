@@ -12,7 +12,8 @@ const cmp = (a, b) => a[0] - b[0] || a[1] - b[1];
 export function referencePoll({ baseUrl, apiKey, mutant }) {
 	const get = async (path, query) => {
 		const url = new URL(`${baseUrl}${path}`);
-		for (const [k, v] of Object.entries(query)) for (const one of [].concat(v)) if (one !== undefined) url.searchParams.append(k, one);
+		for (const [k, v] of Object.entries(query))
+			for (const one of [].concat(v)) if (one !== undefined) url.searchParams.append(k, one);
 		const response = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
 		if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
 		return await response.json();
@@ -39,11 +40,24 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 	async function newMail(state, filters) {
 		const floor = state.floor;
 		const recorded = new Set(Object.keys(state.recorded));
-		const query = { sort: 'newest', status: filters.status, mail_type: filters.mailType, scan_status: filters.scanStatus };
-		const listed = await read('/v1/mails', query, (m) => !floor || cmp(keyOf(m), floor) > 0, DEPTH_LIMIT);
+		const query = {
+			sort: 'newest',
+			status: filters.status,
+			mail_type: filters.mailType,
+			scan_status: filters.scanStatus,
+		};
+		const listed = await read(
+			'/v1/mails',
+			query,
+			(m) => !floor || cmp(keyOf(m), floor) > 0,
+			DEPTH_LIMIT,
+		);
 		// (An offset cursor lists an item twice when mail arrives above it during the read.)
 		const unique = [...new Map(listed.map((m) => [m.id, m])).values()];
-		const fresh = unique.filter((m) => !recorded.has(m.id)).reverse().slice(0, mutant === 'newest-first' ? undefined : MAX_EMIT_PER_POLL);
+		const fresh = unique
+			.filter((m) => !recorded.has(m.id))
+			.reverse()
+			.slice(0, mutant === 'newest-first' ? undefined : MAX_EMIT_PER_POLL);
 		const emitted = mutant === 'newest-first' ? fresh.slice(-MAX_EMIT_PER_POLL) : fresh;
 		for (const m of emitted) state.recorded[m.id] = keyOf(m);
 		raiseFloor(state);
@@ -58,14 +72,20 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 		const candidates = [[keys[0][0] - LATE_WINDOW_MS, -1], atOnce ? remembered : state.remembered];
 		state.remembered = remembered ?? null;
 		for (const c of candidates) if (c && (!state.floor || cmp(c, state.floor) > 0)) state.floor = c;
-		for (const [id, key] of Object.entries(state.recorded)) if (cmp(key, state.floor) <= 0) delete state.recorded[id];
+		for (const [id, key] of Object.entries(state.recorded))
+			if (cmp(key, state.floor) <= 0) delete state.recorded[id];
 	}
 
 	async function primeMail(state) {
 		state.recorded = {};
 		state.floor = null;
 		let newest;
-		const listed = await read('/v1/mails', { sort: 'newest' }, (m) => (newest ??= keyOf(m)[0]) - keyOf(m)[0] <= LATE_WINDOW_MS, MAX_REMEMBERED);
+		const listed = await read(
+			'/v1/mails',
+			{ sort: 'newest' },
+			(m) => (newest ??= keyOf(m)[0]) - keyOf(m)[0] <= LATE_WINDOW_MS,
+			MAX_REMEMBERED,
+		);
 		for (const m of listed) state.recorded[m.id] = keyOf(m);
 		raiseFloor(state, true);
 	}
@@ -81,8 +101,14 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 		}
 		for (const s of scans) {
 			const key = `${s.id}@${s.status_updated_at}`;
-			if (s.status === 'IN_PROCESS' || (s.status === 'RESTORING' && mutant !== 'no-restore')) state.tracked[s.id] = true;
-			else if (s.status === 'COMPLETED' && !priming && (state.tracked[s.id] || s.created_at > state.since) && !state.emitted[key]) {
+			if (s.status === 'IN_PROCESS' || (s.status === 'RESTORING' && mutant !== 'no-restore'))
+				state.tracked[s.id] = true;
+			else if (
+				s.status === 'COMPLETED' &&
+				!priming &&
+				(state.tracked[s.id] || s.created_at > state.since) &&
+				!state.emitted[key]
+			) {
 				state.emitted[key] = true;
 				delete state.tracked[s.id];
 				out.push({ json: { event, ...s } });
@@ -99,7 +125,12 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 		try {
 			const state = (staticData['node:Virtual Mailbox'] ??= {});
 			const { event, filters } = parameters;
-			const fingerprint = JSON.stringify([event, ...(event === 'new-mail' ? ['status', 'mailType', 'scanStatus'].map((k) => [...(filters[k] ?? [])].sort()) : [])]);
+			const fingerprint = JSON.stringify([
+				event,
+				...(event === 'new-mail'
+					? ['status', 'mailType', 'scanStatus'].map((k) => [...(filters[k] ?? [])].sort())
+					: []),
+			]);
 			if (state.fingerprint !== fingerprint && mutant !== 'no-fingerprint') {
 				// Written only once the priming read succeeded.
 				const primed = {};
@@ -114,7 +145,8 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 			if (event === 'new-mail' && !state.recorded) await primeMail(state);
 			// Work on a copy: a failing read leaves the state as it was.
 			const next = JSON.parse(JSON.stringify(state));
-			const items = event === 'new-mail' ? await newMail(next, filters) : await completions(next, event, false);
+			const items =
+				event === 'new-mail' ? await newMail(next, filters) : await completions(next, event, false);
 			Object.assign(state, next);
 			return { result: items.length ? [items] : null };
 		} finally {

@@ -23,7 +23,9 @@ export async function checkSeed(model, { seed, steps, shrinkMs = 60_000, out = c
 	out(`[model] ${figures}; shrinking…`);
 	const small = await shrink(model, history, seed, violation.property, { budgetMs: shrinkMs });
 	const replay = await runHistory(model, small, seed);
-	out(`[model] seed ${seed}: shortest history found: ${small.length} of ${history.length} steps; it fails with ${replay.violation?.message ?? '(no longer fails?)'}`);
+	out(
+		`[model] seed ${seed}: shortest history found: ${small.length} of ${history.length} steps; it fails with ${replay.violation?.message ?? '(no longer fails?)'}`,
+	);
 	for (const line of replay.lines) out(`    ${line}`);
 	out(`[model] replay: npm run test:model -- --steps ${steps} --seed ${seed}`);
 	return { ok: false, violation, small, replay, seconds, stats };

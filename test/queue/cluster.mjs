@@ -21,10 +21,22 @@ export const WEBHOOK_PROCESSES = 2;
  * `waitForWebhooks` are paths each webhook process must serve before this resolves; `workers` is how
  * many `n8n worker` processes run.
  */
-export async function startCluster({ credentials = [], workflows = [], waitForWebhooks = [], env = {}, workers = WORKERS, mainPort, log = () => {} }) {
+export async function startCluster({
+	credentials = [],
+	workflows = [],
+	waitForWebhooks = [],
+	env = {},
+	workers = WORKERS,
+	mainPort,
+	log = () => {},
+}) {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-queue-'));
 	fs.chmodSync(root, 0o755); // PostgreSQL runs as nobody when this runs as root
-	const postgres = await startPostgres({ root: path.join(root, 'postgres'), port: await freePort(), log });
+	const postgres = await startPostgres({
+		root: path.join(root, 'postgres'),
+		port: await freePort(),
+		log,
+	});
 	const redis = await startRedis({ port: await freePort(), log });
 	const ports = { main: mainPort ?? (await freePort()), workers: [], webhooks: [] };
 	for (let i = 0; i < workers; i++) ports.workers.push(await freePort());
@@ -65,10 +77,33 @@ export async function startCluster({ credentials = [], workflows = [], waitForWe
 		},
 		/** Start every n8n process (the main first: it migrates the database and activates workflows). */
 		async startN8nProcesses({ importData = false } = {}) {
-			this.main = await startN8n({ userFolder: folder('main'), port: ports.main, env: shared, log: (l) => log(`[main] ${l}`), ...(importData ? { credentials, workflows } : {}) });
+			this.main = await startN8n({
+				userFolder: folder('main'),
+				port: ports.main,
+				env: shared,
+				log: (l) => log(`[main] ${l}`),
+				...(importData ? { credentials, workflows } : {}),
+			});
 			const others = [
-				...ports.workers.map((port, i) => startN8n({ userFolder: folder(`worker-${i + 1}`), port, command: 'worker', env: shared, log: (l) => log(`[worker ${i + 1}] ${l}`) })),
-				...ports.webhooks.map((port, i) => startN8n({ userFolder: folder(`webhook-${i + 1}`), port, command: 'webhook', env: shared, waitForWebhooks, log: (l) => log(`[webhook ${i + 1}] ${l}`) })),
+				...ports.workers.map((port, i) =>
+					startN8n({
+						userFolder: folder(`worker-${i + 1}`),
+						port,
+						command: 'worker',
+						env: shared,
+						log: (l) => log(`[worker ${i + 1}] ${l}`),
+					}),
+				),
+				...ports.webhooks.map((port, i) =>
+					startN8n({
+						userFolder: folder(`webhook-${i + 1}`),
+						port,
+						command: 'webhook',
+						env: shared,
+						waitForWebhooks,
+						log: (l) => log(`[webhook ${i + 1}] ${l}`),
+					}),
+				),
 			];
 			const started = await Promise.all(others);
 			this.workers = started.slice(0, workers);
@@ -103,11 +138,16 @@ export async function startCluster({ credentials = [], workflows = [], waitForWe
 async function startBalancer(port, mainPort, webhookPorts) {
 	let turn = 0;
 	const server = http.createServer((req, res) => {
-		const target = req.url.startsWith('/webhook/') ? webhookPorts[turn++ % webhookPorts.length] : mainPort;
-		const upstream = http.request({ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-			res.writeHead(answer.statusCode, answer.headers);
-			answer.pipe(res);
-		});
+		const target = req.url.startsWith('/webhook/')
+			? webhookPorts[turn++ % webhookPorts.length]
+			: mainPort;
+		const upstream = http.request(
+			{ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers },
+			(answer) => {
+				res.writeHead(answer.statusCode, answer.headers);
+				answer.pipe(res);
+			},
+		);
 		upstream.on('error', (error) => {
 			if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
 			res.end(`load balancer: ${error.message}`);

@@ -15,10 +15,30 @@ const WORKFLOW = {
 	name: 'Queue: my first trigger',
 	active: false,
 	nodes: [
-		{ id: 'q1', name: 'Virtual Mailbox Trigger', type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger', typeVersion: 2, position: [0, 0], webhookId: HOOK, parameters: { events: ['new-mail'], options: {} }, credentials: { virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' } } },
-		{ id: 'q2', name: 'Got it', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, 0], parameters: {} },
+		{
+			id: 'q1',
+			name: 'Virtual Mailbox Trigger',
+			type: 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: HOOK,
+			parameters: { events: ['new-mail'], options: {} },
+			credentials: {
+				virtualMailboxApi: { id: CREDENTIAL_ID, name: 'Virtual Mailbox (local simulator)' },
+			},
+		},
+		{
+			id: 'q2',
+			name: 'Got it',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [300, 0],
+			parameters: {},
+		},
 	],
-	connections: { 'Virtual Mailbox Trigger': { main: [[{ node: 'Got it', type: 'main', index: 0 }]] } },
+	connections: {
+		'Virtual Mailbox Trigger': { main: [[{ node: 'Got it', type: 'main', index: 0 }]] },
+	},
 	settings: {},
 	pinData: {},
 };
@@ -46,20 +66,42 @@ afterAll(async () => {
 }, 120_000);
 
 test('in npm run dev --queue, a trigger listening for a test event receives mail logged in the simulator and runs its workflow', async () => {
-	await rest.call('POST', `/rest/workflows/${WORKFLOW.id}/run`, { triggerToStartFrom: { name: 'Virtual Mailbox Trigger' } });
-	await waitFor(async () => {
-		await follower.settled();
-		const subs = await (await fetch(`${sim.url}/_control/webhooks`)).json();
-		return subs.some((s) => s.event === 'new-mail' && s.url.includes(`/webhook-test/${HOOK}/`));
-	}, 60_000, () => false, 'the Test URL subscribed');
-	const logged = await (await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: 'Queue Newcomer', mail_type: 'letter' }) })).json();
+	await rest.call('POST', `/rest/workflows/${WORKFLOW.id}/run`, {
+		triggerToStartFrom: { name: 'Virtual Mailbox Trigger' },
+	});
+	await waitFor(
+		async () => {
+			await follower.settled();
+			const subs = await (await fetch(`${sim.url}/_control/webhooks`)).json();
+			return subs.some((s) => s.event === 'new-mail' && s.url.includes(`/webhook-test/${HOOK}/`));
+		},
+		60_000,
+		() => false,
+		'the Test URL subscribed',
+	);
+	const logged = await (
+		await fetch(`${sim.url}/_control/mail`, {
+			method: 'POST',
+			body: JSON.stringify({ sender_name: 'Queue Newcomer', mail_type: 'letter' }),
+		})
+	).json();
 	const toTestUrl = logged.deliveries.filter((d) => d.url.includes('/webhook-test/'));
 	expect(toTestUrl).toHaveLength(1);
-	expect(toTestUrl[0].status, `${toTestUrl[0].url} answered ${toTestUrl[0].answer ?? toTestUrl[0].error}`).toBe(200);
+	expect(
+		toTestUrl[0].status,
+		`${toTestUrl[0].url} answered ${toTestUrl[0].answer ?? toTestUrl[0].error}`,
+	).toBe(200);
 	let ran;
-	await waitFor(async () => {
-		ran = (await rest.executions(WORKFLOW.id)).find((e) => e.mode === 'manual' || e.mode === 'webhook');
-		return ran !== undefined;
-	}, 60_000, () => false, 'the listening workflow to run');
+	await waitFor(
+		async () => {
+			ran = (await rest.executions(WORKFLOW.id)).find(
+				(e) => e.mode === 'manual' || e.mode === 'webhook',
+			);
+			return ran !== undefined;
+		},
+		60_000,
+		() => false,
+		'the listening workflow to run',
+	);
 	expect(ran).toBeDefined();
 });

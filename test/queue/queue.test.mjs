@@ -5,7 +5,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator } from '../simulator/server.mjs';
 import { restClient, waitFor } from '../e2e/real-n8n.mjs';
-import { CREDENTIAL_ID, credentialFor, operationsWorkflow, pollWorkflows, readOnlyCredentialFor, triggerWorkflow } from '../e2e/workflows.mjs';
+import {
+	CREDENTIAL_ID,
+	credentialFor,
+	operationsWorkflow,
+	pollWorkflows,
+	readOnlyCredentialFor,
+	triggerWorkflow,
+} from '../e2e/workflows.mjs';
 import { exampleWorkflows } from '../e2e/examples.mjs';
 import { payloads, sign } from '../support/webhooks.mjs';
 import { startCluster, WORKERS } from './cluster.mjs';
@@ -18,11 +25,27 @@ let cluster;
 let rest;
 const trigger = triggerWorkflow({ id: TRIGGER, name: 'Queue: trigger → Ran' });
 // A node after the trigger: it runs only for items the trigger passes on.
-trigger.workflow.nodes.push({ id: 'b3c4d5e6-0000-4000-8000-000000000001', name: 'Ran', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, 0], parameters: {} });
-trigger.workflow.connections['Virtual Mailbox Trigger'] = { main: [[{ node: 'Ran', type: 'main', index: 0 }]] };
+trigger.workflow.nodes.push({
+	id: 'b3c4d5e6-0000-4000-8000-000000000001',
+	name: 'Ran',
+	type: 'n8n-nodes-base.noOp',
+	typeVersion: 1,
+	position: [300, 0],
+	parameters: {},
+});
+trigger.workflow.connections['Virtual Mailbox Trigger'] = {
+	main: [[{ node: 'Ran', type: 'main', index: 0 }]],
+};
 const filing = exampleWorkflows().find((e) => e.file === 'file-new-mail-by-sender.json');
 const [pollNewMail, pollScans] = pollWorkflows();
-const polled = { first: undefined, second: undefined, stoppedAt: undefined, restartedAt: undefined, scan: undefined, scanRequestedAt: undefined };
+const polled = {
+	first: undefined,
+	second: undefined,
+	stoppedAt: undefined,
+	restartedAt: undefined,
+	scan: undefined,
+	scanRequestedAt: undefined,
+};
 
 beforeAll(async () => {
 	sim = await startSimulator({ count: MAILS, seed: 17 });
@@ -32,13 +55,22 @@ beforeAll(async () => {
 		waitForWebhooks: [trigger.path, filing.path, 'op/account-get'],
 		// A dead worker's job is noticed after one stalled-job check: 10 s instead of n8n's 30 s
 		// (with a 10 s lock, renewed every 5 s), so the fault test waits less.
-		env: { QUEUE_WORKER_LOCK_DURATION: '10000', QUEUE_WORKER_LOCK_RENEW_TIME: '5000', QUEUE_WORKER_STALLED_INTERVAL: '10000' },
+		env: {
+			QUEUE_WORKER_LOCK_DURATION: '10000',
+			QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
+			QUEUE_WORKER_STALLED_INTERVAL: '10000',
+		},
 		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
 	});
 	rest = await restClient(cluster.main.base);
 	// The poll test's first package arrives once the first poll has recorded where things stand.
 	waitFor(async () => pollRequests().length > 0, 150_000)
-		.then(async () => (polled.first = (await control('/mail', { sender_name: 'Queue Poll Shop', mail_type: 'package' })).mail))
+		.then(
+			async () =>
+				(polled.first = (
+					await control('/mail', { sender_name: 'Queue Poll Shop', mail_type: 'package' })
+				).mail),
+		)
 		.catch(() => {});
 	// The scan poll's first poll (at activation, saved by n8n) records where things stand; then a
 	// scan is requested, which later polls see in process without saving anything (n8n saves a
@@ -57,17 +89,31 @@ afterAll(async () => {
 	await sim?.close();
 }, 120_000);
 
-const control = (url, body) => fetch(`${sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
+const control = (url, body) =>
+	fetch(`${sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
+		(r) => r.json(),
+	);
 const state = () => fetch(`${sim.url}/_control/state`).then((r) => r.json());
-const pollRequests = () => sim.requests.filter((r) => r.key === 'read-only' && r.path === '/v1/mails' && !r.query.scan_status);
+const pollRequests = () =>
+	sim.requests.filter(
+		(r) => r.key === 'read-only' && r.path === '/v1/mails' && !r.query.scan_status,
+	);
 // The scan poll's requests: the scan list, or the mail list by scan status (its first poll).
-const scanPollRequests = () => sim.requests.filter((r) => r.key === 'read-only' && (r.path === '/v1/scans' || (r.path === '/v1/mails' && r.query.scan_status)));
+const scanPollRequests = () =>
+	sim.requests.filter(
+		(r) =>
+			r.key === 'read-only' &&
+			(r.path === '/v1/scans' || (r.path === '/v1/mails' && r.query.scan_status)),
+	);
 const signed = (body, options) => sign(body, { secret: sim.webhookSecret, ...options });
-const post = async (base, path, { raw, headers }) => (await fetch(`${base}/webhook/${path}`, { method: 'POST', headers, body: raw })).status;
-const deliverTo = (index, delivery, path = trigger.path) => post(cluster.webhookBases[index % cluster.webhookBases.length], path, delivery);
+const post = async (base, path, { raw, headers }) =>
+	(await fetch(`${base}/webhook/${path}`, { method: 'POST', headers, body: raw })).status;
+const deliverTo = (index, delivery, path = trigger.path) =>
+	post(cluster.webhookBases[index % cluster.webhookBases.length], path, delivery);
 let serial = 0;
 /** A new-mail delivery for a mail item nobody has seen. */
-const newMail = (extra = {}) => signed({ ...payloads['new-mail'], id: 700_000 + ++serial, ...extra });
+const newMail = (extra = {}) =>
+	signed({ ...payloads['new-mail'], id: 700_000 + ++serial, ...extra });
 
 /** Every execution of a workflow (n8n 2.x lists them newest first, 100 at most a page, with a cursor). */
 async function executionsOf(workflowId) {
@@ -114,18 +160,29 @@ async function settled(workflowId, count = 0, timeoutMs = 90_000) {
 		await waitFor(() => allFinished(workflowId, count), timeoutMs);
 	} catch (error) {
 		const list = await executionsOf(workflowId);
-		throw new Error(`${error.message}: ${list.length} executions of ${workflowId} (wanted ${count}): ${list.map((e) => `${e.id} ${e.status} ${e.mode}`).join(', ')}`);
+		throw new Error(
+			`${error.message}: ${list.length} executions of ${workflowId} (wanted ${count}): ${list.map((e) => `${e.id} ${e.status} ${e.mode}`).join(', ')}`,
+		);
 	}
 }
 /** Which worker ran an execution (each logs "Worker started execution <id>"). */
-const workerOf = (executionId) => cluster.workers.findIndex((w) => w.output.join('').includes(`Worker started execution ${executionId} `));
+const workerOf = (executionId) =>
+	cluster.workers.findIndex((w) =>
+		w.output.join('').includes(`Worker started execution ${executionId} `),
+	);
 
 describe('webhook trigger in queue mode', () => {
 	test('deliveries spread over both webhook processes: each valid one starts exactly one execution, run by a worker; forged, tampered, stale and unsigned ones get 401 from either process', async () => {
 		// Two of each event kind, each about its own mail item, scan or shipment.
 		const subject = (event, n) =>
-			event === 'shipment-update' ? { id: `q-ship-${n}` } : event === 'new-mail' ? { id: 710_000 + n } : { id: 710_000 + n, uuid: `${n}0000000-0000-4000-8000-000000000000` };
-		const bodies = ['new-mail', 'scan-update', 'open-update', 'shipment-update'].flatMap((event, i) => [0, 1].map((j) => ({ ...payloads[event], ...subject(event, 2 * i + j) })));
+			event === 'shipment-update'
+				? { id: `q-ship-${n}` }
+				: event === 'new-mail'
+					? { id: 710_000 + n }
+					: { id: 710_000 + n, uuid: `${n}0000000-0000-4000-8000-000000000000` };
+		const bodies = ['new-mail', 'scan-update', 'open-update', 'shipment-update'].flatMap(
+			(event, i) => [0, 1].map((j) => ({ ...payloads[event], ...subject(event, 2 * i + j) })),
+		);
 		const statuses = await Promise.all(bodies.map((body, i) => deliverTo(i, signed(body))));
 		expect(statuses).toEqual(bodies.map(() => 200));
 		const bad = [];
@@ -137,7 +194,10 @@ describe('webhook trigger in queue mode', () => {
 				await deliverTo(process, signed(body, { secret: 'whsec_not_the_secret' })),
 				await deliverTo(process, tampered),
 				await deliverTo(process, signed(body, { timestamp: Date.now() - 10 * 60_000 })),
-				await deliverTo(process, { raw: Buffer.from(JSON.stringify(body)), headers: { 'content-type': 'application/json' } }),
+				await deliverTo(process, {
+					raw: Buffer.from(JSON.stringify(body)),
+					headers: { 'content-type': 'application/json' },
+				}),
 			);
 		}
 		expect(bad).toEqual(Array(8).fill(401));
@@ -147,7 +207,9 @@ describe('webhook trigger in queue mode', () => {
 		expect(executions.every((e) => e.status === 'success' && e.mode === 'webhook')).toBe(true);
 		const workers = executions.map((e) => workerOf(e.id));
 		expect(workers.every((w) => w >= 0 && w < WORKERS)).toBe(true);
-		report(`8 valid deliveries over 2 webhook processes: ${executions.length} executions, on workers ${[...new Set(workers)].map((w) => w + 1).join(' and ')}; 8 forged/tampered/stale/unsigned: all 401`);
+		report(
+			`8 valid deliveries over 2 webhook processes: ${executions.length} executions, on workers ${[...new Set(workers)].map((w) => w + 1).join(' and ')}; 8 forged/tampered/stale/unsigned: all 401`,
+		);
 	}, 180_000);
 
 	test('the same delivery sent to both webhook processes, one after the other and at the same moment: the workflow runs once for each', async () => {
@@ -157,13 +219,21 @@ describe('webhook trigger in queue mode', () => {
 			expect(await deliverTo(1, delivery)).toBe(200);
 		}
 		const simultaneous = Array.from({ length: 5 }, () => newMail());
-		for (const delivery of simultaneous) expect(await Promise.all([deliverTo(0, delivery), deliverTo(1, delivery)])).toEqual([200, 200]);
+		for (const delivery of simultaneous)
+			expect(await Promise.all([deliverTo(0, delivery), deliverTo(1, delivery)])).toEqual([
+				200, 200,
+			]);
 		const ids = [...sequential, ...simultaneous].map((d) => JSON.parse(d.raw).id);
 		const before = (await executionsOf(TRIGGER)).length;
-		await waitFor(async () => (await allFinished(TRIGGER, before)) && (await ranFor(ids)).every((n) => n >= 1), 90_000);
+		await waitFor(
+			async () => (await allFinished(TRIGGER, before)) && (await ranFor(ids)).every((n) => n >= 1),
+			90_000,
+		);
 		await new Promise((resolve) => setTimeout(resolve, 3000)); // a second run, if any, would land now
 		const ran = await ranFor(ids);
-		report(`copies to both webhook processes: one after the other ${ran.slice(0, 5).join(',')} runs, at the same moment ${ran.slice(5).join(',')} runs (goal 1 each); executions that ended at the trigger so far: ${endedAtTrigger}`);
+		report(
+			`copies to both webhook processes: one after the other ${ran.slice(0, 5).join(',')} runs, at the same moment ${ran.slice(5).join(',')} runs (goal 1 each); executions that ended at the trigger so far: ${endedAtTrigger}`,
+		);
 		expect(ran).toEqual(ids.map(() => 1));
 	}, 180_000);
 
@@ -172,26 +242,39 @@ describe('webhook trigger in queue mode', () => {
 		for (let round = 0; round < 3; round++) {
 			const burst = Array.from({ length: 10 }, () => newMail());
 			expect(await Promise.all(burst.map((d, i) => deliverTo(i, d)))).toEqual(burst.map(() => 200));
-			expect(await Promise.all(burst.map((d, i) => deliverTo(i + 1, d)))).toEqual(burst.map(() => 200));
+			expect(await Promise.all(burst.map((d, i) => deliverTo(i + 1, d)))).toEqual(
+				burst.map(() => 200),
+			);
 			const ids = burst.map((d) => JSON.parse(d.raw).id);
-			await waitFor(async () => (await ranFor(ids)).every((n) => n >= 1) && (await allFinished(TRIGGER, 0)), 120_000);
+			await waitFor(
+				async () => (await ranFor(ids)).every((n) => n >= 1) && (await allFinished(TRIGGER, 0)),
+				120_000,
+			);
 			await new Promise((resolve) => setTimeout(resolve, 3000));
 			const ran = await ranFor(ids);
 			duplicates.push(ran.reduce((sum, n) => sum + n - 1, 0));
 			expect(ran).toEqual(ids.map(() => 1));
 		}
-		report(`burst of 10 + replay of the 10 to the other process, 3 rounds: duplicate runs ${duplicates.join(', ')} (goal 0); executions that ended at the trigger so far: ${endedAtTrigger}`);
+		report(
+			`burst of 10 + replay of the 10 to the other process, 3 rounds: duplicate runs ${duplicates.join(', ')} (goal 0); executions that ended at the trigger so far: ${endedAtTrigger}`,
+		);
 	}, 300_000);
 
 	test('secret rotation: a new secret saved in the credential is accepted by both webhook processes at once; the removed one is refused', async () => {
 		const rotate = async (webhookSecret) => {
 			const credential = credentialFor(sim);
-			await rest.call('PATCH', `/rest/credentials/${CREDENTIAL_ID}`, { name: credential.name, type: credential.type, data: { ...credential.data, webhookSecret, previousWebhookSecret: '' } });
+			await rest.call('PATCH', `/rest/credentials/${CREDENTIAL_ID}`, {
+				name: credential.name,
+				type: credential.type,
+				data: { ...credential.data, webhookSecret, previousWebhookSecret: '' },
+			});
 		};
 		const NEW = 'whsec_rotated_in_queue_mode_0001';
 		await rotate(NEW);
 		try {
-			const fresh = [0, 1].map(() => sign({ ...payloads['new-mail'], id: 700_000 + ++serial }, { secret: NEW }));
+			const fresh = [0, 1].map(() =>
+				sign({ ...payloads['new-mail'], id: 700_000 + ++serial }, { secret: NEW }),
+			);
 			expect(await Promise.all(fresh.map((d, i) => deliverTo(i, d)))).toEqual([200, 200]);
 			const old = [0, 1].map(() => newMail());
 			expect(await Promise.all(old.map((d, i) => deliverTo(i, d)))).toEqual([401, 401]);
@@ -218,7 +301,11 @@ describe('action node on the workers', () => {
 		};
 		const results = await Promise.all(
 			Object.entries(calls).map(async ([name, body], i) => {
-				const response = await fetch(`${cluster.webhookBases[i % 2]}/webhook/op/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+				const response = await fetch(`${cluster.webhookBases[i % 2]}/webhook/op/${name}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(body),
+				});
 				return [name, response.status, await response.json()];
 			}),
 		);
@@ -235,8 +322,12 @@ describe('action node on the workers', () => {
 		const sender = `Queue Filing Co ${Date.now()}`;
 		const mails = [];
 		for (let i = 0; i < 8; i++) mails.push((await control('/mail', { sender_name: sender })).mail);
-		const deliveries = mails.map((mail) => signed({ ...payloads['new-mail'], id: mail.id, sender_name: sender }));
-		expect(await Promise.all(deliveries.map((d, i) => deliverTo(i, d, filing.path)))).toEqual(deliveries.map(() => 200));
+		const deliveries = mails.map((mail) =>
+			signed({ ...payloads['new-mail'], id: mail.id, sender_name: sender }),
+		);
+		expect(await Promise.all(deliveries.map((d, i) => deliverTo(i, d, filing.path)))).toEqual(
+			deliveries.map(() => 200),
+		);
 		await waitFor(async () => {
 			const db = await state();
 			return mails.every((m) => db.mails.find((x) => x.id === m.id)?.folder_id);
@@ -245,16 +336,29 @@ describe('action node on the workers', () => {
 		const db = await state();
 		const folders = db.folders.filter((f) => f.name === sender);
 		const filedInto = new Set(mails.map((m) => db.mails.find((x) => x.id === m.id).folder_id));
-		report(`auto-filing 8 new mail items of one new sender at once over both workers: ${filedInto.size} folder(s) used, ${folders.length} left with that name`);
+		report(
+			`auto-filing 8 new mail items of one new sender at once over both workers: ${filedInto.size} folder(s) used, ${folders.length} left with that name`,
+		);
 		expect(folders).toHaveLength(1);
 		expect([...filedInto]).toEqual([folders[0].id]);
 	}, 150_000);
 
 	test('a worker killed during Return All of 10,000 mail items: no execution reports success with a partial list', async () => {
 		// Slow pages (1 s each), so the read, 6 pages at a time, is still running when the worker dies.
-		await control('/faults', { path: '/v1/mails', method: 'GET', status: 200, delayMs: 1000, count: 10_000 });
+		await control('/faults', {
+			path: '/v1/mails',
+			method: 'GET',
+			status: 200,
+			delayMs: 1000,
+			count: 10_000,
+		});
 		const before = new Set((await executionsOf('VmbOperationsWf1')).map((e) => e.id));
-		const response = fetch(`${cluster.webhookBases[0]}/webhook/op/mail-getAll-all`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(240_000) })
+		const response = fetch(`${cluster.webhookBases[0]}/webhook/op/mail-getAll-all`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+			signal: AbortSignal.timeout(240_000),
+		})
 			.then((r) => r.status)
 			.catch((error) => error.name);
 		let execution;
@@ -262,7 +366,10 @@ describe('action node on the workers', () => {
 			execution = (await executionsOf('VmbOperationsWf1')).find((e) => !before.has(e.id));
 			return execution && workerOf(execution.id) >= 0;
 		}, 60_000);
-		await waitFor(async () => sim.requests.filter((r) => r.path === '/v1/mails' && r.key === 'full').length > 0, 30_000);
+		await waitFor(
+			async () => sim.requests.filter((r) => r.path === '/v1/mails' && r.key === 'full').length > 0,
+			30_000,
+		);
 		await new Promise((resolve) => setTimeout(resolve, 3000)); // some pages read
 		const victim = workerOf(execution.id);
 		process.kill(-cluster.workers[victim].child.pid, 'SIGKILL');
@@ -276,11 +383,14 @@ describe('action node on the workers', () => {
 		const outcomes = [];
 		for (const e of final) {
 			const detail = await rest.execution(e.id);
-			const items = detail.data?.resultData?.runData?.['VM mail-getAll-all']?.[0]?.data?.main?.[0]?.length;
+			const items =
+				detail.data?.resultData?.runData?.['VM mail-getAll-all']?.[0]?.data?.main?.[0]?.length;
 			outcomes.push(`${e.status}${items === undefined ? '' : ` with ${items} items`}`);
 			if (e.status === 'success') expect(items).toBe(expected);
 		}
-		report(`worker ${victim + 1} killed during Return All of ${MAILS}: executions ${outcomes.join('; ')}; the caller got ${await response}`);
+		report(
+			`worker ${victim + 1} killed during Return All of ${MAILS}: executions ${outcomes.join('; ')}; the caller got ${await response}`,
+		);
 		expect(final.length).toBeGreaterThan(0);
 	}, 300_000);
 });
@@ -293,8 +403,14 @@ describe('after every n8n process restarts', () => {
 		await waitFor(async () => (await ranFor(ids)).every((n) => n >= 1), 60_000);
 		// The first package must have been emitted before the restart, and a scan poll must have seen
 		// the requested scan in process (state held in memory only).
-		await waitFor(async () => polled.first && (await pollOutput()).some((m) => m.id === polled.first.id), 150_000);
-		await waitFor(async () => polled.scan && scanPollRequests().some((r) => r.at > polled.scanRequestedAt), 150_000);
+		await waitFor(
+			async () => polled.first && (await pollOutput()).some((m) => m.id === polled.first.id),
+			150_000,
+		);
+		await waitFor(
+			async () => polled.scan && scanPollRequests().some((r) => r.at > polled.scanRequestedAt),
+			150_000,
+		);
 
 		polled.stoppedAt = Date.now();
 		await cluster.stopN8nProcesses();
@@ -303,31 +419,50 @@ describe('after every n8n process restarts', () => {
 		polled.restartedAt = Date.now();
 		await cluster.startN8nProcesses();
 		rest = await restClient(cluster.main.base);
-		expect(await Promise.all(replay.map((d, i) => deliverTo(i + 1, signed(JSON.parse(d.raw)))))).toEqual(replay.map(() => 200));
+		expect(
+			await Promise.all(replay.map((d, i) => deliverTo(i + 1, signed(JSON.parse(d.raw))))),
+		).toEqual(replay.map(() => 200));
 		await new Promise((resolve) => setTimeout(resolve, 5000));
 		await settled(TRIGGER);
 		const ran = await ranFor(ids);
-		report(`replay of 6 deliveries after restarting every n8n process: duplicate runs ${ran.reduce((s, n) => s + n - 1, 0)} (goal 0)`);
+		report(
+			`replay of 6 deliveries after restarting every n8n process: duplicate runs ${ran.reduce((s, n) => s + n - 1, 0)} (goal 0)`,
+		);
 		expect(ran).toEqual(ids.map(() => 1));
 
 		// Polling resumes on the new main: nothing emitted again, a new package once.
 		await waitFor(async () => pollRequests().some((r) => r.at > polled.restartedAt), 150_000);
-		polled.second = (await control('/mail', { sender_name: 'Queue Poll Shop 2', mail_type: 'package' })).mail;
+		polled.second = (
+			await control('/mail', { sender_name: 'Queue Poll Shop 2', mail_type: 'package' })
+		).mail;
 		await waitFor(async () => (await pollOutput()).some((m) => m.id === polled.second.id), 150_000);
 		const emitted = (await pollOutput()).map((m) => m.id);
 		expect(emitted.sort()).toEqual([polled.first.id, polled.second.id].sort());
 		// One poll a minute for the whole cluster, not one per process. A window across the restart
 		// holds the last poll of the old main and the first of the new one (its schedule starts
 		// anew), so those windows are not counted.
-		const perMinute = Math.max(...bucketsOf(pollRequests().map((r) => r.at), polled.stoppedAt, polled.restartedAt));
+		const perMinute = Math.max(
+			...bucketsOf(
+				pollRequests().map((r) => r.at),
+				polled.stoppedAt,
+				polled.restartedAt,
+			),
+		);
 		expect(perMinute).toBeLessThanOrEqual(2);
-		report(`poll trigger: packages emitted ${emitted.length} (goal 2, once each, across a main restart); at most ${perMinute} poll request(s) in any minute`);
+		report(
+			`poll trigger: packages emitted ${emitted.length} (goal 2, once each, across a main restart); at most ${perMinute} poll request(s) in any minute`,
+		);
 
 		// The scan that completed while n8n was down is emitted once, its file downloaded.
-		await waitFor(async () => (await scanPollOutput()).some((s) => s.scan_id === polled.scan.id), 150_000);
+		await waitFor(
+			async () => (await scanPollOutput()).some((s) => s.scan_id === polled.scan.id),
+			150_000,
+		);
 		await new Promise((resolve) => setTimeout(resolve, 65_000)); // one more poll: nothing again
 		const downloads = (await scanPollOutput()).filter((s) => s.scan_id === polled.scan.id);
-		report(`poll trigger: a scan requested after the last save and completed while n8n was down, emitted ${downloads.length} time(s) (goal 1)`);
+		report(
+			`poll trigger: a scan requested after the last save and completed while n8n was down, emitted ${downloads.length} time(s) (goal 1)`,
+		);
 		expect(downloads).toHaveLength(1);
 	}, 600_000);
 });
@@ -346,5 +481,7 @@ const scanPollOutput = () => outputOf(pollScans.id, 'Download scan');
 
 /** Requests per minute-long window, counted from each request; windows that overlap [gapFrom, gapTo] are left out. */
 function bucketsOf(times, gapFrom, gapTo) {
-	return times.filter((t) => t + 60_000 <= gapFrom || t > gapTo).map((t) => times.filter((u) => u >= t && u < t + 60_000).length);
+	return times
+		.filter((t) => t + 60_000 <= gapFrom || t > gapTo)
+		.map((t) => times.filter((u) => u >= t && u < t + 60_000).length);
 }

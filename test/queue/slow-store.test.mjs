@@ -21,7 +21,8 @@ const ALL = ['0x2', '200x2', '400x2', '1000x2', '0x3', '200x3', '400x3', '1000x3
 const asked = (process.env.VMB_SLOW_STORE ?? '400x3,1000x3').trim();
 const cells = (asked === 'all' ? ALL : asked.split(',')).map((cell) => {
 	const match = /^(\d+)x(\d+)$/.exec(cell.trim());
-	if (!match) throw new Error(`VMB_SLOW_STORE: "${cell}" is not <write ms>x<workers> (e.g. 400x3) or "all"`);
+	if (!match)
+		throw new Error(`VMB_SLOW_STORE: "${cell}" is not <write ms>x<workers> (e.g. 400x3) or "all"`);
 	return { writeMs: Number(match[1]), workers: Number(match[2]) };
 });
 const ROUNDS = 3;
@@ -33,13 +34,29 @@ const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
 const trigger = triggerWorkflow({ id: TRIGGER, name: 'Slow store: trigger → Ran' });
 // A node after the trigger: it runs only for items the trigger passes on.
-trigger.workflow.nodes.push({ id: 'b3c4d5e6-0000-4000-8000-000000000026', name: 'Ran', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, 0], parameters: {} });
-trigger.workflow.connections['Virtual Mailbox Trigger'] = { main: [[{ node: 'Ran', type: 'main', index: 0 }]] };
+trigger.workflow.nodes.push({
+	id: 'b3c4d5e6-0000-4000-8000-000000000026',
+	name: 'Ran',
+	type: 'n8n-nodes-base.noOp',
+	typeVersion: 1,
+	position: [300, 0],
+	parameters: {},
+});
+trigger.workflow.connections['Virtual Mailbox Trigger'] = {
+	main: [[{ node: 'Ran', type: 'main', index: 0 }]],
+};
 
 /** A query against the cluster's Postgres, with n8n's own `pg`. */
 async function withPostgres(postgres, use) {
-	const { Client } = createRequire(path.join(describeRuntime().dir, 'node_modules', 'n8n', 'package.json'))('pg');
-	const client = new Client({ host: '127.0.0.1', port: postgres.port, user: 'postgres', database: 'postgres' });
+	const { Client } = createRequire(
+		path.join(describeRuntime().dir, 'node_modules', 'n8n', 'package.json'),
+	)('pg');
+	const client = new Client({
+		host: '127.0.0.1',
+		port: postgres.port,
+		user: 'postgres',
+		database: 'postgres',
+	});
 	await client.connect();
 	try {
 		return await use(client);
@@ -51,15 +68,28 @@ async function withPostgres(postgres, use) {
 /** Make every write to n8n's processed_data table take `ms` longer (0: as fast as Postgres is). */
 async function slowStoreWrites(postgres, ms) {
 	await withPostgres(postgres, async (client) => {
-		await client.query(`CREATE OR REPLACE FUNCTION vmb_slow_store() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(${ms / 1000}); RETURN NEW; END $$`);
+		await client.query(
+			`CREATE OR REPLACE FUNCTION vmb_slow_store() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(${ms / 1000}); RETURN NEW; END $$`,
+		);
 		await client.query('DROP TRIGGER IF EXISTS vmb_slow_store ON processed_data');
-		if (ms > 0) await client.query('CREATE TRIGGER vmb_slow_store BEFORE INSERT OR UPDATE ON processed_data FOR EACH ROW EXECUTE FUNCTION vmb_slow_store()');
+		if (ms > 0)
+			await client.query(
+				'CREATE TRIGGER vmb_slow_store BEFORE INSERT OR UPDATE ON processed_data FOR EACH ROW EXECUTE FUNCTION vmb_slow_store()',
+			);
 	});
 }
 
 /** The workflow's rows in n8n's deduplication store: context '' is the claim's lock, `n:<node id>` the trigger's keys. */
 async function storeRows(postgres) {
-	return await withPostgres(postgres, async (client) => (await client.query('SELECT context, value FROM processed_data WHERE "workflowId" = $1', [TRIGGER])).rows);
+	return await withPostgres(
+		postgres,
+		async (client) =>
+			(
+				await client.query('SELECT context, value FROM processed_data WHERE "workflowId" = $1', [
+					TRIGGER,
+				])
+			).rows,
+	);
 }
 
 let sim;
@@ -110,7 +140,12 @@ for (const workers of [...new Set(cells.map((c) => c.workers))]) {
 				await slowStoreWrites(cluster.postgres, writeMs);
 				const before = new Set((await executions()).map((e) => e.id));
 				const sent = [];
-				const deliver = (index, delivery) => fetch(`${cluster.webhookBases[index]}/webhook/${trigger.path}`, { method: 'POST', headers: delivery.headers, body: delivery.raw }).then((r) => r.status);
+				const deliver = (index, delivery) =>
+					fetch(`${cluster.webhookBases[index]}/webhook/${trigger.path}`, {
+						method: 'POST',
+						headers: delivery.headers,
+						body: delivery.raw,
+					}).then((r) => r.status);
 				const newMail = () => {
 					const id = 800_000 + ++serial;
 					sent.push(id);
@@ -121,7 +156,8 @@ for (const workers of [...new Set(cells.map((c) => c.workers))]) {
 					for (let i = 0; i < BURST; i++) {
 						const delivery = newMail();
 						requests.push(...cluster.webhookBases.map((_, index) => deliver(index, delivery)));
-						if (i % Math.ceil(BURST / UNRELATED) === 1) requests.push(deliver(i % cluster.webhookBases.length, newMail()));
+						if (i % Math.ceil(BURST / UNRELATED) === 1)
+							requests.push(deliver(i % cluster.webhookBases.length, newMail()));
 					}
 					expect(await Promise.all(requests)).toEqual(requests.map(() => 200));
 				}
@@ -154,11 +190,16 @@ for (const workers of [...new Set(cells.map((c) => c.workers))]) {
 				const duplicated = counts.reduce((sum, n) => sum + Math.max(0, n - 1), 0);
 				const mean = (list) => Math.round(list.reduce((a, b) => a + b, 0) / list.length);
 				// The cost for one delivery alone (no other claim in flight): its execution's claim time.
-				const lone = sign({ ...payloads['new-mail'], id: 800_000 + ++serial }, { secret: sim.webhookSecret });
+				const lone = sign(
+					{ ...payloads['new-mail'], id: 800_000 + ++serial },
+					{ secret: sim.webhookSecret },
+				);
 				expect(await deliver(0, lone)).toBe(200);
 				let loneExecution;
 				await waitFor(async () => {
-					loneExecution = (await executions()).find((e) => !before.has(e.id) && !finished.some((f) => f.id === e.id));
+					loneExecution = (await executions()).find(
+						(e) => !before.has(e.id) && !finished.some((f) => f.id === e.id),
+					);
 					return loneExecution && FINISHED.has(loneExecution.status);
 				}, 120_000);
 				const loneData = (await rest.execution(loneExecution.id)).data.resultData.runData;

@@ -10,14 +10,17 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** Where installs go: VMB_RUNTIME_CACHE, else ~/.cache/n8n-nodes-virtual-mailbox/runtimes. */
-export const RUNTIME_CACHE = process.env.VMB_RUNTIME_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-virtual-mailbox', 'runtimes');
+export const RUNTIME_CACHE =
+	process.env.VMB_RUNTIME_CACHE ??
+	path.join(os.homedir(), '.cache', 'n8n-nodes-virtual-mailbox', 'runtimes');
 const MARKER = '.vmb-ready';
 export const defaultLog = (line) => process.stderr.write(`${line}\n`);
 
 /** sha256 of the pinned files (package.json and package-lock.json) of `source`. */
 export function fingerprint(source) {
 	const hash = crypto.createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json']) hash.update(fs.readFileSync(path.join(source, file)));
+	for (const file of ['package.json', 'package-lock.json'])
+		hash.update(fs.readFileSync(path.join(source, file)));
 	return hash.digest('hex');
 }
 
@@ -51,7 +54,12 @@ export function run(command, args, { cwd, env, heartbeat, log = defaultLog }) {
 		child.stdout.on('data', keep);
 		child.stderr.on('data', keep);
 		const started = Date.now();
-		const timer = heartbeat ? setInterval(() => log(`  … ${heartbeat} (${Math.round((Date.now() - started) / 1000)} s)`), 20_000) : undefined;
+		const timer = heartbeat
+			? setInterval(
+					() => log(`  … ${heartbeat} (${Math.round((Date.now() - started) / 1000)} s)`),
+					20_000,
+				)
+			: undefined;
 		child.once('error', (error) => {
 			clearInterval(timer);
 			reject(error);
@@ -59,19 +67,35 @@ export function run(command, args, { cwd, env, heartbeat, log = defaultLog }) {
 		child.once('exit', (code, signal) => {
 			clearInterval(timer);
 			if (code === 0) resolve(output);
-			else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${output.trim().split('\n').slice(-40).join('\n')}`));
+			else
+				reject(
+					new Error(
+						`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${output.trim().split('\n').slice(-40).join('\n')}`,
+					),
+				);
 		});
 	});
 }
 
 /** `npm install` of the pinned files in `dir`, scripts off, npm's environment left out. Returns the package count. */
 export async function npmInstall(dir, log) {
-	const output = await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error'], {
-		cwd: dir,
-		env: cleanEnv(),
-		log,
-		heartbeat: 'npm install',
-	});
+	const output = await run(
+		'npm',
+		[
+			'install',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--no-update-notifier',
+			'--loglevel=error',
+		],
+		{
+			cwd: dir,
+			env: cleanEnv(),
+			log,
+			heartbeat: 'npm install',
+		},
+	);
 	return /added ([\d,]+) packages?/.exec(output)?.[1] ?? '?';
 }
 
@@ -90,7 +114,8 @@ export async function installOnce({ source, dir, what, build, log = defaultLog }
 		removeLeftovers(dir, log);
 		fs.rmSync(partial, { recursive: true, force: true });
 		fs.mkdirSync(partial, { recursive: true });
-		for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(source, file), path.join(partial, file));
+		for (const file of ['package.json', 'package-lock.json'])
+			fs.copyFileSync(path.join(source, file), path.join(partial, file));
 		try {
 			await build(partial, () => `${Math.round((Date.now() - began) / 1000)} s`);
 			fs.writeFileSync(path.join(partial, MARKER), fingerprint(source));
@@ -102,7 +127,9 @@ export async function installOnce({ source, dir, what, build, log = defaultLog }
 			log(`${what} ready (${Math.round((Date.now() - began) / 1000)} s).`);
 		} catch (error) {
 			fs.rmSync(partial, { recursive: true, force: true });
-			throw new Error(`Installing ${what} failed after ${Math.round((Date.now() - began) / 1000)} s: ${error.message}`);
+			throw new Error(
+				`Installing ${what} failed after ${Math.round((Date.now() - began) / 1000)} s: ${error.message}`,
+			);
 		}
 	} finally {
 		release();
@@ -147,12 +174,17 @@ async function acquireLock(lock, log) {
 		} catch {
 			/* the owner is between mkdir and writing its pid */
 		}
-		const orphan = Number.isNaN(owner) && Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 60_000;
+		const orphan =
+			Number.isNaN(owner) &&
+			Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 60_000;
 		if ((Number.isInteger(owner) && owner > 0 && !alive(owner)) || orphan) {
 			fs.rmSync(lock, { recursive: true, force: true });
 			continue;
 		}
-		if (!told) log(`Another process (pid ${owner}) is installing ${path.basename(lock, '.lock')}; waiting for it…`);
+		if (!told)
+			log(
+				`Another process (pid ${owner}) is installing ${path.basename(lock, '.lock')}; waiting for it…`,
+			);
 		told = true;
 		await new Promise((resolve) => setTimeout(resolve, 2000));
 	}

@@ -6,7 +6,10 @@ import { takeViolations } from '../support/conformance.mjs';
 
 function failOnViolations() {
 	const violations = takeViolations();
-	if (violations.length) throw new Error(`Not as the provider's SDK declares it:\n- ${[...new Set(violations)].join('\n- ')}`);
+	if (violations.length)
+		throw new Error(
+			`Not as the provider's SDK declares it:\n- ${[...new Set(violations)].join('\n- ')}`,
+		);
 }
 
 afterEach(failOnViolations);

@@ -13,7 +13,10 @@ export const CORE_LINES = fs.readdirSync(CORES_SOURCE).sort();
 
 export function describeCoreLine(name) {
 	const source = path.join(CORES_SOURCE, name);
-	if (!fs.existsSync(path.join(source, 'package.json'))) throw new Error(`Unknown n8n-core line "${name}" (VMB_N8N_CORE): test/cores has ${CORE_LINES.join(', ')}`);
+	if (!fs.existsSync(path.join(source, 'package.json')))
+		throw new Error(
+			`Unknown n8n-core line "${name}" (VMB_N8N_CORE): test/cores has ${CORE_LINES.join(', ')}`,
+		);
 	const dir = path.join(RUNTIME_CACHE, name);
 	return { name, source, dir, packageDir: path.join(dir, 'package') };
 }
@@ -29,8 +32,11 @@ export async function ensureCoreLine(name, { log = defaultLog } = {}) {
 			log(`Installing ${name} into ${line.dir} (once; about a minute)…`);
 			const added = await npmInstall(partial, log);
 			log(`  ${added} packages installed (${elapsed()}); verifying…`);
-			const version = createRequire(path.join(partial, 'package.json'))('n8n-core/package.json').version;
-			if (!name.endsWith(version.split('.').slice(0, 2).join('.'))) throw new Error(`n8n-core ${version} installed for ${name}`);
+			const version = createRequire(path.join(partial, 'package.json'))(
+				'n8n-core/package.json',
+			).version;
+			if (!name.endsWith(version.split('.').slice(0, 2).join('.')))
+				throw new Error(`n8n-core ${version} installed for ${name}`);
 		},
 	});
 	return line;

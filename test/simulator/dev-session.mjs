@@ -27,12 +27,19 @@ export function devSimulatorOptions(home) {
 export function followableLogging(env, say) {
 	const settings = { N8N_LOG_LEVEL: env.N8N_LOG_LEVEL === 'debug' ? 'debug' : 'info' };
 	if (env.N8N_LOG_LEVEL && !['info', 'debug'].includes(env.N8N_LOG_LEVEL)) {
-		say(`N8N_LOG_LEVEL=${env.N8N_LOG_LEVEL} would hide the lines the simulator follows the triggers by: n8n runs with info.`);
+		say(
+			`N8N_LOG_LEVEL=${env.N8N_LOG_LEVEL} would hide the lines the simulator follows the triggers by: n8n runs with info.`,
+		);
 	}
-	const outputs = (env.N8N_LOG_OUTPUT ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+	const outputs = (env.N8N_LOG_OUTPUT ?? '')
+		.split(',')
+		.map((o) => o.trim())
+		.filter(Boolean);
 	if (outputs.length && !outputs.includes('console')) {
 		settings.N8N_LOG_OUTPUT = [...outputs, 'console'].join(',');
-		say(`N8N_LOG_OUTPUT=${env.N8N_LOG_OUTPUT} would hide the lines the simulator follows the triggers by: n8n runs with ${settings.N8N_LOG_OUTPUT}.`);
+		say(
+			`N8N_LOG_OUTPUT=${env.N8N_LOG_OUTPUT} would hide the lines the simulator follows the triggers by: n8n runs with ${settings.N8N_LOG_OUTPUT}.`,
+		);
 	}
 	return settings;
 }

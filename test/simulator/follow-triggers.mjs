@@ -7,14 +7,23 @@
 // URL: one per event while the trigger is active or listening, none once it is not.
 
 const ANSI = /\x1b\[[0-9;]*m/g;
-const ACTIVE = /Virtual Mailbox Trigger active: register (\S+) in the dashboard for ([a-z, -]+?) \(one subscription per event\)/;
-const INACTIVE = /Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of (\S+) if/;
+const ACTIVE =
+	/Virtual Mailbox Trigger active: register (\S+) in the dashboard for ([a-z, -]+?) \(one subscription per event\)/;
+const INACTIVE =
+	/Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of (\S+) if/;
 
 /** Pure: the subscription change one line of n8n's output asks for, if any: {url, events}. */
 export function triggerChange(line) {
 	const text = line.replace(ANSI, '');
 	const active = ACTIVE.exec(text);
-	if (active) return { url: active[1], events: active[2].split(',').map((e) => e.trim()).filter(Boolean) };
+	if (active)
+		return {
+			url: active[1],
+			events: active[2]
+				.split(',')
+				.map((e) => e.trim())
+				.filter(Boolean),
+		};
 	const inactive = INACTIVE.exec(text);
 	if (inactive) return { url: inactive[1], events: [] };
 	return undefined;
@@ -32,7 +41,10 @@ export function followTriggers(simUrl, { onChange = () => {}, onError = () => {}
 	const apply = (change) => {
 		chain = chain
 			.then(async () => {
-				const response = await fetch(`${simUrl}/_control/webhooks`, { method: 'PUT', body: JSON.stringify({ ...change, origin: 'n8n' }) });
+				const response = await fetch(`${simUrl}/_control/webhooks`, {
+					method: 'PUT',
+					body: JSON.stringify({ ...change, origin: 'n8n' }),
+				});
 				if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
 				onChange(change);
 			})

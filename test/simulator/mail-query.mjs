@@ -4,8 +4,26 @@
 import { validationError } from './paging.mjs';
 
 export const MAIL_STATUSES = ['inbox', 'archived', 'quarantine', 'discard_request'];
-export const MAIL_TYPES = ['letter', 'large_letter', 'magazine', 'package', 'softpak', 'catalog', 'distribution', 'fulfillment', 'inventory'];
-export const SCAN_FILTERS = ['in_process', 'cancelled', 'rejected', 'completed', 'deleted', 'restoring', 'none'];
+export const MAIL_TYPES = [
+	'letter',
+	'large_letter',
+	'magazine',
+	'package',
+	'softpak',
+	'catalog',
+	'distribution',
+	'fulfillment',
+	'inventory',
+];
+export const SCAN_FILTERS = [
+	'in_process',
+	'cancelled',
+	'rejected',
+	'completed',
+	'deleted',
+	'restoring',
+	'none',
+];
 export const SCAN_LIST_STATUSES = SCAN_FILTERS.filter((s) => s !== 'none');
 export const SCAN_LIST_TYPES = { scan: 'SCAN_REQUEST', open: 'UNBOXING_REQUEST' };
 const WINDOW_DAYS = { week: 7, month: 31, half_year: 183, year: 366 };
@@ -15,7 +33,8 @@ export function list(params, name, allowed) {
 	// One value per key, as the SDK sends lists: `status=inbox,archived` is one unknown value (422).
 	const values = params.getAll(name);
 	for (const value of values) {
-		if (!allowed.includes(value)) throw validationError(`${name} must be one of ${allowed.join(', ')}`, name);
+		if (!allowed.includes(value))
+			throw validationError(`${name} must be one of ${allowed.join(', ')}`, name);
 	}
 	return values.length ? new Set(values) : undefined;
 }
@@ -24,7 +43,8 @@ function one(params, name, allowed) {
 	const values = params.getAll(name);
 	if (values.length > 1) throw validationError(`${name} takes one value`, name);
 	if (values.length === 0) return undefined;
-	if (allowed && !allowed.includes(values[0])) throw validationError(`${name} must be one of ${allowed.join(', ')}`, name);
+	if (allowed && !allowed.includes(values[0]))
+		throw validationError(`${name} must be one of ${allowed.join(', ')}`, name);
 	return values[0];
 }
 
@@ -34,7 +54,8 @@ export function queryMails(items, params, now = Date.now()) {
 	const types = list(params, 'mail_type', MAIL_TYPES);
 	const scans = list(params, 'scan_status', SCAN_FILTERS);
 	const folder = one(params, 'folder_id');
-	if (folder !== undefined && !/^\d+$/.test(folder)) throw validationError('folder_id must be an integer', 'folder_id');
+	if (folder !== undefined && !/^\d+$/.test(folder))
+		throw validationError('folder_id must be an integer', 'folder_id');
 	const search = one(params, 'search')?.toLowerCase();
 	const sort = one(params, 'sort', ['newest', 'oldest']) ?? 'newest';
 	const arrived = one(params, 'arrived', Object.keys(WINDOW_DAYS));
@@ -49,7 +70,10 @@ export function queryMails(items, params, now = Date.now()) {
 			(folder === undefined || m.folder_id === folder) &&
 			(isRead === undefined || String(m.is_read) === isRead) &&
 			(since === undefined || Date.parse(m.arrival_date) >= since) &&
-			(!search || [m.sender_name, m.recipient_name, m.id].some((f) => f && String(f).toLowerCase().includes(search))),
+			(!search ||
+				[m.sender_name, m.recipient_name, m.id].some(
+					(f) => f && String(f).toLowerCase().includes(search),
+				)),
 	);
 	// Ties broken by id so the order is total and pages never overlap.
 	const dir = sort === 'oldest' ? 1 : -1;
@@ -80,10 +104,14 @@ export function queryScans(scans, params, { mails = [], now = Date.now() } = {})
 	const matches = (s) => {
 		if (!search) return true;
 		const mail = mailById.get(s.mail_id);
-		return [s.id, s.mail_id, s.label, s.instruction, mail?.sender_name, mail?.recipient_name].some((f) => f && String(f).toLowerCase().includes(search));
+		return [s.id, s.mail_id, s.label, s.instruction, mail?.sender_name, mail?.recipient_name].some(
+			(f) => f && String(f).toLowerCase().includes(search),
+		);
 	};
 	// Stable sort over the records reversed: same created_at, the one requested later comes first.
-	const newest = [...scans].reverse().sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+	const newest = [...scans]
+		.reverse()
+		.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
 	const out = newest.filter(
 		(s) =>
 			(!status || status.has(s.status.toLowerCase())) &&

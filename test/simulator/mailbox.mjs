@@ -20,9 +20,18 @@ export class Mailbox {
 	reset(options = {}) {
 		/** 'offset' cursors count positions (the default); 'keyset' cursors go on after the last item read (paging.mjs). */
 		this.cursorMode = options.cursorMode ?? this.defaults.cursorMode;
-		this.db = seed({ count: options.count ?? this.defaults.count, seed: options.seed ?? this.defaults.seed, letterShare: options.letterShare ?? this.defaults.letterShare, baseUrl: this.baseUrl, session: this.session });
+		this.db = seed({
+			count: options.count ?? this.defaults.count,
+			seed: options.seed ?? this.defaults.seed,
+			letterShare: options.letterShare ?? this.defaults.letterShare,
+			baseUrl: this.baseUrl,
+			session: this.session,
+		});
 		// Newest first, ties by id: the order every list query starts from.
-		this.db.mails.sort((a, b) => Date.parse(b.arrival_date) - Date.parse(a.arrival_date) || Number(b.id) - Number(a.id));
+		this.db.mails.sort(
+			(a, b) =>
+				Date.parse(b.arrival_date) - Date.parse(a.arrival_date) || Number(b.id) - Number(a.id),
+		);
 		this.changed();
 	}
 
@@ -38,14 +47,26 @@ export class Mailbox {
 	}
 
 	fileSignature(path, expires) {
-		return crypto.createHmac('sha256', this.fileSecret).update(`${path}:${expires}`).digest('hex').slice(0, 32);
+		return crypto
+			.createHmac('sha256', this.fileSecret)
+			.update(`${path}:${expires}`)
+			.digest('hex')
+			.slice(0, 32);
 	}
 
 	mailEntry(m) {
 		return {
-			id: m.id, is_read: m.is_read, mail_status: m.mail_status, mail_type: m.mail_type, folder_id: m.folder_id,
-			sender_name: m.sender_name, recipient_name: m.recipient_name, arrival_date: m.arrival_date,
-			envelope_image_url: this.signedUrl(`/files/envelopes/${m.id}.jpg`), quarantine_reason: m.quarantine_reason, scan: m.scan ? { ...m.scan } : null,
+			id: m.id,
+			is_read: m.is_read,
+			mail_status: m.mail_status,
+			mail_type: m.mail_type,
+			folder_id: m.folder_id,
+			sender_name: m.sender_name,
+			recipient_name: m.recipient_name,
+			arrival_date: m.arrival_date,
+			envelope_image_url: this.signedUrl(`/files/envelopes/${m.id}.jpg`),
+			quarantine_reason: m.quarantine_reason,
+			scan: m.scan ? { ...m.scan } : null,
 		};
 	}
 
@@ -97,12 +118,23 @@ export class Mailbox {
 		const id = String(this.db.nextMailId++);
 		const mail_type = fields.mail_type ?? 'letter';
 		const mail = {
-			id, is_read: false, mail_status: fields.mail_status ?? 'inbox', mail_type, folder_id: null,
-			sender_name: fields.sender_name ?? 'City Utilities', recipient_name: fields.recipient_name ?? 'Ada Lovelace',
-			arrival_date: fields.arrival_date ?? iso(), envelope_image_url: `${this.baseUrl}/files/envelopes/${id}.jpg`, quarantine_reason: null, scan: null,
+			id,
+			is_read: false,
+			mail_status: fields.mail_status ?? 'inbox',
+			mail_type,
+			folder_id: null,
+			sender_name: fields.sender_name ?? 'City Utilities',
+			recipient_name: fields.recipient_name ?? 'Ada Lovelace',
+			arrival_date: fields.arrival_date ?? iso(),
+			envelope_image_url: `${this.baseUrl}/files/envelopes/${id}.jpg`,
+			quarantine_reason: null,
+			scan: null,
 			weight: Number(fields.weight ?? (mail_type === 'package' ? 2.5 : 0.1)),
 			measurement: fields.measurement ?? { width: 9.5, height: 4.1, length: 0.2 },
-			tracking_number: null, sender_address: '1 Sender Rd, Springfield', has_storage_charges: false, previous_status: null,
+			tracking_number: null,
+			sender_address: '1 Sender Rd, Springfield',
+			has_storage_charges: false,
+			previous_status: null,
 		};
 		this.db.mails.unshift(mail);
 		this.changed();
@@ -113,12 +145,24 @@ export class Mailbox {
 	createScan(mail, type, extra = {}) {
 		const kind = scanKindFor(mail.mail_type);
 		if (type !== (kind === 'open' ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST')) {
-			throw fail(422, `Mail item ${mail.id} is a ${mail.mail_type}; it takes type ${kind}`, [{ field: 'type', message: `must be ${kind} for a ${mail.mail_type}` }]);
+			throw fail(422, `Mail item ${mail.id} is a ${mail.mail_type}; it takes type ${kind}`, [
+				{ field: 'type', message: `must be ${kind} for a ${mail.mail_type}` },
+			]);
 		}
 		const scan = {
-			id: this.newUuid(), mail_id: mail.id, type, status: 'IN_PROCESS', is_expedited: Boolean(extra.is_expedited),
-			created_at: iso(), updated_at: iso(), instruction: extra.instruction ?? null, reject_reason: null, label: null,
-			status_updated_at: iso(), auto_delete_on: null, summary: null,
+			id: this.newUuid(),
+			mail_id: mail.id,
+			type,
+			status: 'IN_PROCESS',
+			is_expedited: Boolean(extra.is_expedited),
+			created_at: iso(),
+			updated_at: iso(),
+			instruction: extra.instruction ?? null,
+			reject_reason: null,
+			label: null,
+			status_updated_at: iso(),
+			auto_delete_on: null,
+			summary: null,
 		};
 		this.db.scans.push(scan);
 		this.syncScanRef(scan);
@@ -138,6 +182,7 @@ export class Mailbox {
 
 	syncScanRef(scan) {
 		const mail = this.db.mails.find((m) => m.id === scan.mail_id);
-		if (mail) mail.scan = { uuid: scan.id, status: scan.status, category: scan.type, label: scan.label };
+		if (mail)
+			mail.scan = { uuid: scan.id, status: scan.status, category: scan.type, label: scan.label };
 	}
 }

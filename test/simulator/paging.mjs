@@ -18,20 +18,32 @@ export class ApiError extends Error {
 }
 
 export const validationError = (detail, field) =>
-	new ApiError(422, 'validation_error', 'Validation failed', detail, field ? [{ field, message: detail, code: 'invalid' }] : undefined);
+	new ApiError(
+		422,
+		'validation_error',
+		'Validation failed',
+		detail,
+		field ? [{ field, message: detail, code: 'invalid' }] : undefined,
+	);
 
 /** Canonical form of a query without limit and cursor: what a cursor is bound to. */
 export function canonicalQuery(params) {
 	const pairs = [];
-	for (const [key, value] of params) if (key !== 'cursor' && key !== 'limit') pairs.push([key, value]);
-	pairs.sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
+	for (const [key, value] of params)
+		if (key !== 'cursor' && key !== 'limit') pairs.push([key, value]);
+	pairs.sort((a, b) =>
+		a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1,
+	);
 	return pairs.map(([k, v]) => `${k}=${v}`).join('&');
 }
 
-const sign = (text) => crypto.createHmac('sha256', SECRET).update(text).digest('base64url').slice(0, 22);
+const sign = (text) =>
+	crypto.createHmac('sha256', SECRET).update(text).digest('base64url').slice(0, 22);
 
 export function makeCursor(endpoint, query, offset, key) {
-	const payload = Buffer.from(JSON.stringify({ e: endpoint, q: query, o: offset, ...(key ? { k: key } : {}) })).toString('base64url');
+	const payload = Buffer.from(
+		JSON.stringify({ e: endpoint, q: query, o: offset, ...(key ? { k: key } : {}) }),
+	).toString('base64url');
 	return `${payload}.${sign(payload)}`;
 }
 
@@ -42,23 +54,28 @@ export function readCursor(cursor, endpoint, query) {
 /** The cursor's items listed so far (o) and, for keyset cursors, the last one's order key (k). */
 function readCursorState(cursor, endpoint, query) {
 	const [payload, signature] = String(cursor).split('.');
-	if (!payload || !signature || sign(payload) !== signature) throw validationError('The cursor is invalid or was altered', 'cursor');
+	if (!payload || !signature || sign(payload) !== signature)
+		throw validationError('The cursor is invalid or was altered', 'cursor');
 	let decoded;
 	try {
 		decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
 	} catch {
 		throw validationError('The cursor is invalid', 'cursor');
 	}
-	if (decoded.e !== endpoint) throw validationError('The cursor belongs to another endpoint', 'cursor');
-	if (decoded.q !== query) throw validationError('The cursor was issued for a different query', 'cursor');
-	if (decoded.o >= DEPTH_LIMIT) throw validationError('The cursor is beyond the 10,000-item pagination depth', 'cursor');
+	if (decoded.e !== endpoint)
+		throw validationError('The cursor belongs to another endpoint', 'cursor');
+	if (decoded.q !== query)
+		throw validationError('The cursor was issued for a different query', 'cursor');
+	if (decoded.o >= DEPTH_LIMIT)
+		throw validationError('The cursor is beyond the 10,000-item pagination depth', 'cursor');
 	return decoded;
 }
 
 export function parseLimit(params) {
 	const raw = params.get('limit');
 	if (raw === null) return DEFAULT_LIMIT;
-	if (!/^\d+$/.test(raw) || Number(raw) < 1) throw validationError('limit must be a positive integer', 'limit');
+	if (!/^\d+$/.test(raw) || Number(raw) < 1)
+		throw validationError('limit must be a positive integer', 'limit');
 	return Math.min(MAX_LIMIT, Number(raw));
 }
 
@@ -77,7 +94,14 @@ export function paginate(endpoint, params, items, keyset) {
 	const more = end < items.length && listed + (end - start) < DEPTH_LIMIT;
 	return {
 		data: items.slice(start, end),
-		next_cursor: more ? makeCursor(endpoint, query, listed + (end - start), keyset ? keyset.keyOf(items[end - 1]) : undefined) : null,
+		next_cursor: more
+			? makeCursor(
+					endpoint,
+					query,
+					listed + (end - start),
+					keyset ? keyset.keyOf(items[end - 1]) : undefined,
+				)
+			: null,
 		total_count: items.length,
 	};
 }

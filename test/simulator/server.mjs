@@ -21,13 +21,17 @@ import scanRoutes from './routes/scans.mjs';
 import shipmentRoutes from './routes/shipments.mjs';
 import webhookRoutes from './routes/webhooks.mjs';
 
-export const DEFAULT_KEYS = { apiKey: 'test_sk_simulator_full_access', readOnlyKey: 'test_sk_simulator_read_only' };
+export const DEFAULT_KEYS = {
+	apiKey: 'test_sk_simulator_full_access',
+	readOnlyKey: 'test_sk_simulator_read_only',
+};
 export const DEFAULT_WEBHOOK_SECRET = 'whsec_simulator_0123456789abcdef';
 
 /** The mailroom page: plain HTML and JS over the /_control endpoints, no build step. */
 const MAILROOM_PAGE = new URL('./mailroom.html', import.meta.url);
 
-const pattern = (prefix, path) => new RegExp(`^${prefix}${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
+const pattern = (prefix, path) =>
+	new RegExp(`^${prefix}${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
 
 let simulatorsStarted = 0;
 
@@ -48,7 +52,8 @@ export async function startSimulator({
 	const mailbox = new Mailbox({ count, seed, letterShare, cursorMode, session });
 	// One account per simulator: the seeded account id with this simulator's number in its last digits.
 	const simulatorNumber = ++simulatorsStarted;
-	const accountId = () => `${mailbox.db.account.id.slice(0, 24)}${simulatorNumber.toString(16).padStart(12, '0')}`;
+	const accountId = () =>
+		`${mailbox.db.account.id.slice(0, 24)}${simulatorNumber.toString(16).padStart(12, '0')}`;
 	// latencyMs: every API answer waits this long (tests make concurrency visible with it);
 	// onRequest: awaited with each API request's record before it is answered (tests change the
 	// mailbox mid-read with it); inFlight: API requests being answered now, recorded on each.
@@ -65,29 +70,58 @@ export async function startSimulator({
 		settings.latencyMs = 0;
 		settings.onRequest = undefined;
 	};
-	const info = () => ({ baseUrl: mailbox.baseUrl, apiKey, readOnlyKey, webhookSecret, mails: mailbox.db.mails.length, scans: mailbox.db.scans.length, folders: mailbox.db.folders.length });
+	const info = () => ({
+		baseUrl: mailbox.baseUrl,
+		apiKey,
+		readOnlyKey,
+		webhookSecret,
+		mails: mailbox.db.mails.length,
+		scans: mailbox.db.scans.length,
+		folders: mailbox.db.folders.length,
+	});
 
 	const routes = [];
 	// Every endpoint is one of the SDK's operations, with its request and answer shapes.
 	const route = (method, path, handler, { write = method !== 'GET' } = {}) => {
-		if (!OPERATIONS[`${method} ${path}`]) throw new Error(`Simulator route ${method} ${path} has no SDK shapes in test/support/schemas.mjs OPERATIONS`);
+		if (!OPERATIONS[`${method} ${path}`])
+			throw new Error(
+				`Simulator route ${method} ${path} has no SDK shapes in test/support/schemas.mjs OPERATIONS`,
+			);
 		routes.push({ method, path, regex: pattern('', path), handler, write });
 	};
 	const control = [];
-	const ctl = (method, path, handler) => control.push({ method, regex: pattern('/_control', path), handler });
+	const ctl = (method, path, handler) =>
+		control.push({ method, regex: pattern('/_control', path), handler });
 	const sections = { mailbox, accountId, webhooks, requests, faults, reset, info };
-	for (const register of [accountRoutes, mailRoutes, scanRoutes, sandboxRoutes, shipmentRoutes, folderRoutes, addressRoutes, bankAccountRoutes]) register(route, sections);
+	for (const register of [
+		accountRoutes,
+		mailRoutes,
+		scanRoutes,
+		sandboxRoutes,
+		shipmentRoutes,
+		folderRoutes,
+		addressRoutes,
+		bankAccountRoutes,
+	])
+		register(route, sections);
 	for (const register of [controlRoutes, webhookRoutes]) register(ctl, sections);
 
 	// Every API answer is checked against the SDK's shape for its operation (a mismatch fails the
 	// test that caused it: test/support/conformance.mjs).
 	const checkAnswer = (req, url, status, body) => {
-		if (url.pathname.startsWith('/v1/')) report(`simulator answer to ${req.method} ${url.pathname}`, answerProblems(req.method, url.pathname, status, body));
+		if (url.pathname.startsWith('/v1/'))
+			report(
+				`simulator answer to ${req.method} ${url.pathname}`,
+				answerProblems(req.method, url.pathname, status, body),
+			);
 	};
 	const problem = (req, url, res, error) => {
 		const body = problemBody(error);
 		checkAnswer(req, url, error.status ?? 500, body);
-		res.writeHead(error.status ?? 500, { 'content-type': 'application/problem+json', ...(error.retryAfter !== undefined ? { 'retry-after': String(error.retryAfter) } : {}) });
+		res.writeHead(error.status ?? 500, {
+			'content-type': 'application/problem+json',
+			...(error.retryAfter !== undefined ? { 'retry-after': String(error.retryAfter) } : {}),
+		});
 		res.end(JSON.stringify(body));
 	};
 	const json = (res, status, body) => {
@@ -105,7 +139,8 @@ export async function startSimulator({
 		if (raw.length === 0) return {};
 		try {
 			const value = JSON.parse(raw.toString('utf8'));
-			if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
+			if (!value || typeof value !== 'object' || Array.isArray(value))
+				throw new Error('not an object');
 			return value;
 		} catch {
 			throw fail(400, 'The body is not a JSON object');
@@ -117,13 +152,25 @@ export async function startSimulator({
 		const expires = Number(url.searchParams.get('expires'));
 		const sig = url.searchParams.get('sig') ?? '';
 		if (sig !== mailbox.fileSignature(path, expires) || !(expires > Date.now())) {
-			res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code><Message>Request has expired or the signature does not match</Message></Error>');
+			res
+				.writeHead(403, { 'content-type': 'application/xml' })
+				.end(
+					'<Error><Code>AccessDenied</Code><Message>Request has expired or the signature does not match</Message></Error>',
+				);
 			return;
 		}
 		const name = path.split('/').pop();
 		const isPdf = name.endsWith('.pdf');
-		const content = isPdf ? Buffer.from(`%PDF-1.4\n% simulated ${path}\n%%EOF\n`) : Buffer.from(`\xff\xd8\xff simulated envelope ${name}`, 'latin1');
-		res.writeHead(200, { 'content-type': isPdf ? 'application/pdf' : 'image/jpeg', 'content-disposition': `attachment; filename="${name}"`, 'content-length': content.length }).end(content);
+		const content = isPdf
+			? Buffer.from(`%PDF-1.4\n% simulated ${path}\n%%EOF\n`)
+			: Buffer.from(`\xff\xd8\xff simulated envelope ${name}`, 'latin1');
+		res
+			.writeHead(200, {
+				'content-type': isPdf ? 'application/pdf' : 'image/jpeg',
+				'content-disposition': `attachment; filename="${name}"`,
+				'content-length': content.length,
+			})
+			.end(content);
 	};
 
 	const server = http.createServer(async (req, res) => {
@@ -132,31 +179,57 @@ export async function startSimulator({
 			if (url.pathname.startsWith('/files/')) return serveFile(res, url);
 			if (req.method === 'GET' && url.pathname === '/favicon.ico') return res.writeHead(204).end();
 			if (req.method === 'GET' && (url.pathname === '/mailroom' || url.pathname === '/')) {
-				return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(fs.readFileSync(MAILROOM_PAGE));
+				return res
+					.writeHead(200, {
+						'content-type': 'text/html; charset=utf-8',
+						'cache-control': 'no-store',
+					})
+					.end(fs.readFileSync(MAILROOM_PAGE));
 			}
 			const raw = await readBody(req);
 			if (url.pathname.startsWith('/_control/')) {
 				const entry = control.find((c) => c.method === req.method && c.regex.test(url.pathname));
 				if (!entry) throw fail(404, `No control endpoint ${req.method} ${url.pathname}`);
-				const result = await entry.handler({ ...url.pathname.match(entry.regex).groups, params: url.searchParams, body: parseJson(raw) });
+				const result = await entry.handler({
+					...url.pathname.match(entry.regex).groups,
+					params: url.searchParams,
+					body: parseJson(raw),
+				});
 				return json(res, 200, result);
 			}
-			const record = { method: req.method, path: url.pathname, query: Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k)])), body: raw.length ? raw.toString('utf8') : undefined, at: Date.now() };
+			const record = {
+				method: req.method,
+				path: url.pathname,
+				query: Object.fromEntries(
+					[...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k)]),
+				),
+				body: raw.length ? raw.toString('utf8') : undefined,
+				at: Date.now(),
+			};
 			requests.push(record);
 			// Tests that probe the simulator with deliberately malformed requests say so with this header.
-			if (req.headers['x-conformance'] !== 'off') report(`request ${req.method} ${url.pathname}${url.search}`, requestProblems(record));
+			if (req.headers['x-conformance'] !== 'off')
+				report(`request ${req.method} ${url.pathname}${url.search}`, requestProblems(record));
 			record.inFlight = ++inFlight;
 			res.on('close', () => {
 				inFlight--;
 				record.status = res.statusCode;
 				record.doneAt = Date.now();
 			});
-			if (settings.latencyMs) await new Promise((resolve) => setTimeout(resolve, settings.latencyMs));
+			if (settings.latencyMs)
+				await new Promise((resolve) => setTimeout(resolve, settings.latencyMs));
 			await settings.onRequest?.(record);
 			const auth = req.headers.authorization ?? '';
 			const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
 			record.key = key === apiKey ? 'full' : key === readOnlyKey ? 'read-only' : 'invalid';
-			const fault = faults.find((f) => f.count > 0 && url.pathname.includes(f.path) && (!f.method || f.method === req.method) && (!f.query || url.search.includes(f.query)) && (!f.cursor || url.searchParams.has('cursor')));
+			const fault = faults.find(
+				(f) =>
+					f.count > 0 &&
+					url.pathname.includes(f.path) &&
+					(!f.method || f.method === req.method) &&
+					(!f.query || url.search.includes(f.query)) &&
+					(!f.cursor || url.searchParams.has('cursor')),
+			);
 			if (fault) {
 				fault.count--;
 				if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -168,17 +241,29 @@ export async function startSimulator({
 					return problem(req, url, res, error);
 				}
 			}
-			if (key !== apiKey && key !== readOnlyKey) throw fail(401, key ? 'The API key is invalid' : 'Missing bearer API key');
+			if (key !== apiKey && key !== readOnlyKey)
+				throw fail(401, key ? 'The API key is invalid' : 'Missing bearer API key');
 			const entry = routes.find((r) => r.method === req.method && r.regex.test(url.pathname));
 			if (!entry) {
 				const other = routes.some((r) => r.regex.test(url.pathname));
-				throw fail(other ? 400 : 404, other ? `${req.method} is not supported on ${url.pathname}` : `No endpoint ${url.pathname}`);
+				throw fail(
+					other ? 400 : 404,
+					other
+						? `${req.method} is not supported on ${url.pathname}`
+						: `No endpoint ${url.pathname}`,
+				);
 			}
 			if (entry.write && key === readOnlyKey) throw fail(403, 'This API key may only read');
-			const groups = Object.fromEntries(Object.entries(url.pathname.match(entry.regex).groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+			const groups = Object.fromEntries(
+				Object.entries(url.pathname.match(entry.regex).groups ?? {}).map(([k, v]) => [
+					k,
+					decodeURIComponent(v),
+				]),
+			);
 			const body = ['POST', 'PATCH', 'PUT'].includes(req.method) ? parseJson(raw) : {};
 			const result = await entry.handler({ ...groups, params: url.searchParams, body });
-			const [status, payload] = Array.isArray(result) && typeof result[0] === 'number' ? result : [200, result];
+			const [status, payload] =
+				Array.isArray(result) && typeof result[0] === 'number' ? result : [200, result];
 			checkAnswer(req, url, status, payload);
 			json(res, status, payload);
 		} catch (error) {

@@ -6,9 +6,11 @@ import { mailTypeToken, TYPE_LABELS } from './data.mjs';
 import { iso } from './mailbox.mjs';
 
 /** A REST shipment status as the provider's payloads write it: its internal states (the support article's sample: PROCESSED) for in_progress. */
-const payloadShipmentStatus = (status) => (status === 'in_progress' ? 'PROCESSED' : status.toUpperCase());
+const payloadShipmentStatus = (status) =>
+	status === 'in_progress' ? 'PROCESSED' : status.toUpperCase();
 
-export const scanEvent = (scan) => (scan.type === 'UNBOXING_REQUEST' ? 'open-update' : 'scan-update');
+export const scanEvent = (scan) =>
+	scan.type === 'UNBOXING_REQUEST' ? 'open-update' : 'scan-update';
 
 export class WebhookSender {
 	constructor(mailbox, secret) {
@@ -19,19 +21,25 @@ export class WebhookSender {
 	}
 
 	subscribe(event, url, origin) {
-		if (!this.subscriptions.some((w) => w.event === event && w.url === url)) this.subscriptions.push({ event, url, ...(origin ? { origin } : {}) });
+		if (!this.subscriptions.some((w) => w.event === event && w.url === url))
+			this.subscriptions.push({ event, url, ...(origin ? { origin } : {}) });
 	}
 
 	/** The subscriptions of `url` become one per event of `events` (none: the URL is unsubscribed). */
 	follow(url, events, origin) {
-		for (let i = this.subscriptions.length - 1; i >= 0; i--) if (this.subscriptions[i].url === url) this.subscriptions.splice(i, 1);
+		for (let i = this.subscriptions.length - 1; i >= 0; i--)
+			if (this.subscriptions[i].url === url) this.subscriptions.splice(i, 1);
 		for (const event of events) this.subscribe(event, url, origin);
 	}
 
 	sign(raw, { secret = this.secret, timestamp = Date.now() } = {}) {
 		return {
 			'content-type': 'application/json',
-			'USGM-Webhook-Signature': crypto.createHmac('sha256', secret).update(`${timestamp}.`).update(raw).digest('hex'),
+			'USGM-Webhook-Signature': crypto
+				.createHmac('sha256', secret)
+				.update(`${timestamp}.`)
+				.update(raw)
+				.digest('hex'),
 			'USGM-Webhook-Timestamp': String(timestamp),
 		};
 	}
@@ -40,7 +48,12 @@ export class WebhookSender {
 	async post(event, url, raw, headers, variant) {
 		const record = { event, url, variant, status: null, error: null, at: iso() };
 		try {
-			const response = await fetch(url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
+			const response = await fetch(url, {
+				method: 'POST',
+				headers,
+				body: raw,
+				signal: AbortSignal.timeout(10_000),
+			});
 			record.status = response.status;
 			// What the receiver answered, for the mailroom page (n8n: {"received":true,"ignored":…} or an error text).
 			record.answer = (await response.text()).slice(0, 300);
@@ -53,15 +66,20 @@ export class WebhookSender {
 
 	/** Send `payload` to `url`, or to every subscription of `event`. */
 	async send(event, payload, { variant = 'valid', url, timestamp } = {}) {
-		const targets = url ? [url] : this.subscriptions.filter((w) => w.event === event).map((w) => w.url);
+		const targets = url
+			? [url]
+			: this.subscriptions.filter((w) => w.event === event).map((w) => w.url);
 		const raw = Buffer.from(JSON.stringify(payload));
 		const results = [];
 		for (const target of targets) {
 			let body = raw;
 			let headers;
-			if (variant === 'forged') headers = this.sign(raw, { secret: 'whsec_forged_by_someone_else' });
-			else if (variant === 'stale') headers = this.sign(raw, { timestamp: Date.now() - 60 * 60_000 });
-			else if (variant === 'future') headers = this.sign(raw, { timestamp: Date.now() + 60 * 60_000 });
+			if (variant === 'forged')
+				headers = this.sign(raw, { secret: 'whsec_forged_by_someone_else' });
+			else if (variant === 'stale')
+				headers = this.sign(raw, { timestamp: Date.now() - 60 * 60_000 });
+			else if (variant === 'future')
+				headers = this.sign(raw, { timestamp: Date.now() + 60 * 60_000 });
 			else if (variant === 'unsigned') headers = { 'content-type': 'application/json' };
 			else if (variant === 'tampered') {
 				headers = this.sign(raw);
@@ -78,9 +96,16 @@ export class WebhookSender {
 		if (event === 'new-mail') {
 			const m = record;
 			return {
-				id: Number(m.id), mail_type: mailTypeToken(m.mail_type), mail_status: m.mail_status.toUpperCase(), weight: m.weight.toFixed(2),
-				measurement: Object.fromEntries(Object.entries(m.measurement).map(([k, v]) => [k, v.toFixed(2)])),
-				recipient_name: m.recipient_name, sender_name: m.sender_name, image_url: mailbox.signedUrl(`/files/envelopes/${m.id}.jpg`),
+				id: Number(m.id),
+				mail_type: mailTypeToken(m.mail_type),
+				mail_status: m.mail_status.toUpperCase(),
+				weight: m.weight.toFixed(2),
+				measurement: Object.fromEntries(
+					Object.entries(m.measurement).map(([k, v]) => [k, v.toFixed(2)]),
+				),
+				recipient_name: m.recipient_name,
+				sender_name: m.sender_name,
+				image_url: mailbox.signedUrl(`/files/envelopes/${m.id}.jpg`),
 				message: `New ${TYPE_LABELS[m.mail_type].toLowerCase()} from ${m.sender_name}`,
 			};
 		}
@@ -88,18 +113,29 @@ export class WebhookSender {
 			const s = record;
 			const m = mailbox.mailById(s.mail_id);
 			return {
-				id: Number(m.id), uuid: s.id, mail_type: mailTypeToken(m.mail_type), current_status: s.status,
+				id: Number(m.id),
+				uuid: s.id,
+				mail_type: mailTypeToken(m.mail_type),
+				current_status: s.status,
 				scan_result_url: mailbox.signedUrl(`/files/scans/${s.id}.pdf`),
-				...(s.label ? { ai_label: s.label } : {}), ...(s.summary ? { ai_summary: s.summary.join('\n') } : {}),
-				recipient_name: m.recipient_name, sender_name: m.sender_name, message: `Scan ${s.status.toLowerCase()}`,
+				...(s.label ? { ai_label: s.label } : {}),
+				...(s.summary ? { ai_summary: s.summary.join('\n') } : {}),
+				recipient_name: m.recipient_name,
+				sender_name: m.sender_name,
+				message: `Scan ${s.status.toLowerCase()}`,
 			};
 		}
 		if (event === 'open-update') {
 			const s = record;
 			const m = mailbox.mailById(s.mail_id);
 			return {
-				id: Number(m.id), uuid: s.id, mail_type: mailTypeToken(m.mail_type), current_status: s.status,
-				open_result_url: mailbox.signedUrl(`/files/opens/${s.id}.pdf`), recipient_name: m.recipient_name, sender_name: m.sender_name,
+				id: Number(m.id),
+				uuid: s.id,
+				mail_type: mailTypeToken(m.mail_type),
+				current_status: s.status,
+				open_result_url: mailbox.signedUrl(`/files/opens/${s.id}.pdf`),
+				recipient_name: m.recipient_name,
+				sender_name: m.sender_name,
 				message: `Open request ${s.status.toLowerCase()}`,
 			};
 		}
@@ -107,10 +143,23 @@ export class WebhookSender {
 			const sh = record;
 			const d = sh.destination ?? {};
 			return {
-				id: sh.id, status: payloadShipmentStatus(sh.status), service: sh.service_name ?? '', tracking_data: sh.tracking_number ?? '', auto_forward: 'false',
+				id: sh.id,
+				status: payloadShipmentStatus(sh.status),
+				service: sh.service_name ?? '',
+				tracking_data: sh.tracking_number ?? '',
+				auto_forward: 'false',
 				destination_address: {
-					name: d.name ?? '', address_line: d.line1 ?? '', address_line_2: d.line2 ?? '', address_line_3: '', city: d.city ?? '', state: d.state ?? '',
-					postal_code: d.postal_code ?? '', country: d.country ?? '', address_type: d.address_type ?? 'residential', tax_id: '', phone_number: '',
+					name: d.name ?? '',
+					address_line: d.line1 ?? '',
+					address_line_2: d.line2 ?? '',
+					address_line_3: '',
+					city: d.city ?? '',
+					state: d.state ?? '',
+					postal_code: d.postal_code ?? '',
+					country: d.country ?? '',
+					address_type: d.address_type ?? 'residential',
+					tax_id: '',
+					phone_number: '',
 				},
 				message: `Shipment ${sh.status}`,
 			};

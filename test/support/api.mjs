@@ -13,19 +13,28 @@ export function mockApi(base = BASE) {
 		requests,
 		/** Answer `method path` once (or `times`) with status/body/headers, or a function of the request; `delayMs` holds the answer back. */
 		on(method, path, reply, { times = 1, persist = false, delayMs = 0 } = {}) {
-			const interceptor = (persist ? nock(base).persist() : scope).intercept((uri) => uri.split('?')[0] === path, method).times(persist ? 1 : times);
-			(delayMs ? interceptor.delay(delayMs) : interceptor)
-				.reply(function (uri, body) {
-					const url = new URL(uri, base);
-					const query = {};
-					for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
-					const request = { method, path: url.pathname, query, search: url.search, body: body === '' ? undefined : body, headers: this.req.headers };
-					requests.push(request);
-					// Every API request a node sends is checked against the SDK's request shape.
-					if (url.pathname.startsWith('/v1/')) report(`node request ${method} ${url.pathname}${url.search}`, requestProblems(request));
-					const answer = typeof reply === 'function' ? reply(request) : reply;
-					return [answer.status ?? 200, answer.body ?? '', answer.headers ?? {}];
-				});
+			const interceptor = (persist ? nock(base).persist() : scope)
+				.intercept((uri) => uri.split('?')[0] === path, method)
+				.times(persist ? 1 : times);
+			(delayMs ? interceptor.delay(delayMs) : interceptor).reply(function (uri, body) {
+				const url = new URL(uri, base);
+				const query = {};
+				for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
+				const request = {
+					method,
+					path: url.pathname,
+					query,
+					search: url.search,
+					body: body === '' ? undefined : body,
+					headers: this.req.headers,
+				};
+				requests.push(request);
+				// Every API request a node sends is checked against the SDK's request shape.
+				if (url.pathname.startsWith('/v1/'))
+					report(`node request ${method} ${url.pathname}${url.search}`, requestProblems(request));
+				const answer = typeof reply === 'function' ? reply(request) : reply;
+				return [answer.status ?? 200, answer.body ?? '', answer.headers ?? {}];
+			});
 			return api;
 		},
 		done() {
@@ -33,15 +42,20 @@ export function mockApi(base = BASE) {
 		},
 		/** Serve GET `path` like the real API: filters, signed cursors, depth limit (the simulator's code). */
 		serveList(path, query) {
-			return api.on('GET', path, (request) => {
-				const params = new URLSearchParams(request.search);
-				try {
-					return { body: paginate(path, params, query(params)) };
-				} catch (error) {
-					if (!(error instanceof ApiError)) throw error;
-					return { status: error.status, body: problemOf(error) };
-				}
-			}, { persist: true });
+			return api.on(
+				'GET',
+				path,
+				(request) => {
+					const params = new URLSearchParams(request.search);
+					try {
+						return { body: paginate(path, params, query(params)) };
+					} catch (error) {
+						if (!(error instanceof ApiError)) throw error;
+						return { status: error.status, body: problemOf(error) };
+					}
+				},
+				{ persist: true },
+			);
 		},
 	};
 	return api;

@@ -17,16 +17,22 @@ export function operationOf(method, path) {
 
 /** The schema with every object in it strict: a field the SDK does not declare is an error. */
 export function strictDeep(schema) {
-	if (schema instanceof z.ZodObject) return z.object(Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [k, strictDeep(v)]))).strict();
+	if (schema instanceof z.ZodObject)
+		return z
+			.object(Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [k, strictDeep(v)])))
+			.strict();
 	if (schema instanceof z.ZodArray) return z.array(strictDeep(schema.element));
 	if (schema instanceof z.ZodNullable) return strictDeep(schema.unwrap()).nullable();
 	if (schema instanceof z.ZodOptional) return strictDeep(schema.unwrap()).optional();
 	return schema;
 }
-const strictAnswers = new Map(Object.entries(OPERATIONS).map(([key, op]) => [key, op.answer && strictDeep(op.answer)]));
+const strictAnswers = new Map(
+	Object.entries(OPERATIONS).map(([key, op]) => [key, op.answer && strictDeep(op.answer)]),
+);
 const strictProblem = strictDeep(Problem);
 
-const issues = (result) => result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+const issues = (result) =>
+	result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 
 /**
  * What is wrong with a request as the SDK would send it: method and path, query names, values and
@@ -40,16 +46,20 @@ export function requestProblems({ method, path, query = {}, body }) {
 	for (const [name, values] of Object.entries(query)) {
 		const schema = op.query?.[name];
 		if (!schema) {
-			problems.push(`${key}: query parameter "${name}" is not in the SDK's request${name.includes('[') ? ' (lists go as repeated keys without brackets)' : ''}`);
+			problems.push(
+				`${key}: query parameter "${name}" is not in the SDK's request${name.includes('[') ? ' (lists go as repeated keys without brackets)' : ''}`,
+			);
 			continue;
 		}
-		if (values.length > 1 && !op.lists?.includes(name)) problems.push(`${key}: query parameter "${name}" takes one value, got ${values.length}`);
+		if (values.length > 1 && !op.lists?.includes(name))
+			problems.push(`${key}: query parameter "${name}" takes one value, got ${values.length}`);
 		for (const value of values) {
 			const result = schema.safeParse(value);
 			if (!result.success) problems.push(`${key}: query ${name}=${value}: ${issues(result)}`);
 		}
 	}
-	for (const name of op.required ?? []) if (!(name in query)) problems.push(`${key}: query parameter "${name}" is required`);
+	for (const name of op.required ?? [])
+		if (!(name in query)) problems.push(`${key}: query parameter "${name}" is required`);
 	let parsed = body;
 	if (typeof body === 'string' || Buffer.isBuffer(body)) {
 		try {
@@ -59,7 +69,10 @@ export function requestProblems({ method, path, query = {}, body }) {
 			return problems;
 		}
 	}
-	const hasFields = parsed !== undefined && parsed !== null && !(typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).length === 0);
+	const hasFields =
+		parsed !== undefined &&
+		parsed !== null &&
+		!(typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).length === 0);
 	if (!op.body) {
 		if (hasFields) problems.push(`${key}: the SDK sends no body, got ${JSON.stringify(parsed)}`);
 	} else {
@@ -75,10 +88,17 @@ export function answerProblems(method, path, status, body) {
 	if (!key) return [];
 	if (status >= 400) {
 		const result = strictProblem.safeParse(body);
-		return result.success ? [] : [`${key} answered ${status} with a body that is no problem details: ${issues(result)}`];
+		return result.success
+			? []
+			: [`${key} answered ${status} with a body that is no problem details: ${issues(result)}`];
 	}
 	const schema = strictAnswers.get(key);
-	if (schema === null) return body === undefined ? [] : [`${key}: the SDK declares no content, the answer has ${JSON.stringify(body).slice(0, 120)}`];
+	if (schema === null)
+		return body === undefined
+			? []
+			: [
+					`${key}: the SDK declares no content, the answer has ${JSON.stringify(body).slice(0, 120)}`,
+				];
 	const result = schema.safeParse(body);
 	return result.success ? [] : [`${key}: the answer is not the SDK's type: ${issues(result)}`];
 }

@@ -7,7 +7,15 @@ import { deduplicationHelpers, NODE_ID, processedDataTable } from './processed-d
 import { virtualClock } from './virtual-clock.mjs';
 
 export { virtualClock };
-export { deduplicationHelpers, hashOf, MODE_MISMATCH, NODE, NODE_ID, processedDataTable, WORKFLOW } from './processed-data.mjs';
+export {
+	deduplicationHelpers,
+	hashOf,
+	MODE_MISMATCH,
+	NODE,
+	NODE_ID,
+	processedDataTable,
+	WORKFLOW,
+} from './processed-data.mjs';
 /** mulberry32: schedules depend only on their seed. */
 export { rng } from '../simulator/data.mjs';
 
@@ -42,7 +50,8 @@ export function claimStoreWith(helpers, intercept = () => undefined) {
 		recordLock: () => through('recordLock', lockValues(), () => built.recordLock()),
 		countLock: () => through('countLock', [], () => built.countLock()),
 		deleteLock: () => through('deleteLock', [], () => built.deleteLock()),
-		removeLockValues: () => through('removeLockValues', lockValues(), () => built.removeLockValues()),
+		removeLockValues: () =>
+			through('removeLockValues', lockValues(), () => built.removeLockValues()),
 	};
 }
 
@@ -51,7 +60,13 @@ export function startClaim(clock, { at = 0, scope, key, store, warnings = [], ra
 	const claim = { key, outcome: undefined, answeredAt: undefined };
 	claim.done = clock.wait(at).then(async () => {
 		try {
-			claim.outcome = await claimDelivery(scope, key, store, { now: clock.now, wait: clock.wait, random: () => random }, (m) => warnings.push(m));
+			claim.outcome = await claimDelivery(
+				scope,
+				key,
+				store,
+				{ now: clock.now, wait: clock.wait, random: () => random },
+				(m) => warnings.push(m),
+			);
 		} catch (error) {
 			claim.outcome = `error: ${error.message}`;
 		}
@@ -63,11 +78,15 @@ export function startClaim(clock, { at = 0, scope, key, store, warnings = [], ra
 /** Runs virtual time until every claim answered or `limitMs`; returns a description of what is left. */
 export async function settle(clock, claimsToAnswer, limitMs) {
 	try {
-		await clock.run(() => claimsToAnswer.every((claim) => claim.outcome !== undefined) || clock.now() > limitMs);
+		await clock.run(
+			() => claimsToAnswer.every((claim) => claim.outcome !== undefined) || clock.now() > limitMs,
+		);
 	} catch (error) {
 		return `stuck: ${error.message}`;
 	}
-	return claimsToAnswer.every((claim) => claim.outcome !== undefined) ? 'answered' : `unanswered at ${clock.now()} ms`;
+	return claimsToAnswer.every((claim) => claim.outcome !== undefined)
+		? 'answered'
+		: `unanswered at ${clock.now()} ms`;
 }
 
 /** Runs virtual time until nothing is left to run (a turn's lock delete after its answers, the deadline timers). */

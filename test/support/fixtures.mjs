@@ -2,7 +2,8 @@
 import * as S from './schemas.mjs';
 
 const at = (n) => new Date(Date.UTC(2026, 10, 1) - n * 3_600_000).toISOString();
-const uuidOf = (n, prefix = '0') => `${prefix.padEnd(8, '0').slice(0, 8)}-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const uuidOf = (n, prefix = '0') =>
+	`${prefix.padEnd(8, '0').slice(0, 8)}-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 export const mail = (n, extra = {}) =>
 	S.MailItem.parse({
@@ -64,12 +65,26 @@ export const shipment = (n, extra = {}) =>
 		declared_value: 0,
 		mail_items: [{ id: String(1000 + n), mail_type: 'letter' }],
 		tracking_number: null,
-		destination: { name: 'Ada', line1: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
+		destination: {
+			name: 'Ada',
+			line1: '1 Main St',
+			city: 'Springfield',
+			state: 'IL',
+			postal_code: '62701',
+			country: 'US',
+		},
 		...extra,
 	});
 
 export const folder = (n, extra = {}) =>
-	S.Folder.parse({ id: String(n), name: `Folder ${n}`, created_on: at(n), updated_on: at(n), color: '#1A73E8', ...extra });
+	S.Folder.parse({
+		id: String(n),
+		name: `Folder ${n}`,
+		created_on: at(n),
+		updated_on: at(n),
+		color: '#1A73E8',
+		...extra,
+	});
 
 export const address = (n, extra = {}) =>
 	S.Address.parse({
@@ -87,7 +102,13 @@ export const address = (n, extra = {}) =>
 	});
 
 export const bankAccount = (n, extra = {}) =>
-	S.BankAccount.parse({ id: uuidOf(n, 'ba00'), bank_name: `Bank ${n}`, bank_state: 'NY', account_number_last4: '6789', ...extra });
+	S.BankAccount.parse({
+		id: uuidOf(n, 'ba00'),
+		bank_name: `Bank ${n}`,
+		bank_state: 'NY',
+		account_number_last4: '6789',
+		...extra,
+	});
 
 export const account = () =>
 	S.Account.parse({
@@ -114,14 +135,33 @@ export const mailingAddress = () =>
 export const problem = (status, extra = {}) =>
 	S.Problem.parse({
 		type: `https://errors.example/${status}`,
-		title: { 400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict', 422: 'Validation failed', 429: 'Too many requests', 500: 'Internal error' }[status],
+		title: {
+			400: 'Bad request',
+			401: 'Unauthorized',
+			403: 'Forbidden',
+			404: 'Not found',
+			409: 'Conflict',
+			422: 'Validation failed',
+			429: 'Too many requests',
+			500: 'Internal error',
+		}[status],
 		status,
-		code: { 400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 422: 'validation_error', 429: 'rate_limited', 500: 'internal_error' }[status],
+		code: {
+			400: 'bad_request',
+			401: 'unauthorized',
+			403: 'forbidden',
+			404: 'not_found',
+			409: 'conflict',
+			422: 'validation_error',
+			429: 'rate_limited',
+			500: 'internal_error',
+		}[status],
 		request_id: `req_${status}_abc`,
 		...extra,
 	});
 
-export const pageOf = (schema, data, next_cursor, total_count) => S.page(schema).parse({ data, next_cursor, total_count });
+export const pageOf = (schema, data, next_cursor, total_count) =>
+	S.page(schema).parse({ data, next_cursor, total_count });
 
 /** Many mail items fast (no per-item parse); `shape(n)` overrides fields. The first one is schema-checked. */
 export function bulkMail(count, shape = () => ({})) {

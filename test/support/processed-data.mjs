@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 /** n8n's value hash (DeduplicationHelper.createValueHash): the store keeps md5 hashes, not values. */
 export const hashOf = (value) => createHash('md5').update(String(value)).digest('base64');
 /** n8n's DeduplicationError for a row saved in another mode (validateMode). */
-export const MODE_MISMATCH = 'Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter. Try ’Clean Database’ operation to reset.';
+export const MODE_MISMATCH =
+	'Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter. Try ’Clean Database’ operation to reset.';
 /** The contexts of one workflow's rows: '' for scope workflow (the claim's lock), 'n:<node id>' for scope node. */
 export const WORKFLOW = '';
 export const NODE_ID = 'trigger-node';
@@ -27,7 +28,14 @@ export const NODE = `n:${NODE_ID}`;
  * only. `enforcePrimaryKey: false` is a mutant: an insert replaces the row. `log` gets every
  * committed change (and every write that failed or changed nothing).
  */
-export function processedDataTable({ clock, random = () => 0, roundTripMs = () => 1 + Math.floor(random() * 3), writeMs = () => 5, enforcePrimaryKey = true, log = () => undefined }) {
+export function processedDataTable({
+	clock,
+	random = () => 0,
+	roundTripMs = () => 1 + Math.floor(random() * 3),
+	writeMs = () => 5,
+	enforcePrimaryKey = true,
+	log = () => undefined,
+}) {
 	const rows = new Map();
 	const committing = new Map();
 	let generation = 0;
@@ -43,7 +51,12 @@ export function processedDataTable({ clock, random = () => 0, roundTripMs = () =
 		rows,
 		/** Seeds a row as another node (or a stopped process) left it. */
 		put(context, value, by = 'other node') {
-			rows.set(context, { generation: ++generation, value: structuredClone(value), by, lockTail: Promise.resolve() });
+			rows.set(context, {
+				generation: ++generation,
+				value: structuredClone(value),
+				by,
+				lockTail: Promise.resolve(),
+			});
 		},
 		/** The row's stored data (hashes in mode "entries"), or undefined when there is no row. */
 		data(context) {
@@ -63,13 +76,20 @@ export function processedDataTable({ clock, random = () => 0, roundTripMs = () =
 			}
 			if (rows.has(context) && enforcePrimaryKey) {
 				log({ by, op: 'insert', context, failed: 'unique violation' });
-				throw new Error(`duplicate key value violates unique constraint "PK_processed_data" (context '${context}')`);
+				throw new Error(
+					`duplicate key value violates unique constraint "PK_processed_data" (context '${context}')`,
+				);
 			}
 			let commit;
 			committing.set(context, new Promise((resolve) => (commit = resolve)));
 			await roundTrip();
 			const before = rows.get(context)?.value;
-			rows.set(context, { generation: ++generation, value: structuredClone(value), by, lockTail: Promise.resolve() });
+			rows.set(context, {
+				generation: ++generation,
+				value: structuredClone(value),
+				by,
+				lockTail: Promise.resolve(),
+			});
 			committing.delete(context);
 			commit();
 			log({ by, op: 'insert', context, before, after: value });
@@ -80,7 +100,8 @@ export function processedDataTable({ clock, random = () => 0, roundTripMs = () =
 			if (!target) return log({ by, op: 'update', context, failed: 'no row' });
 			const release = await lockRow(target);
 			try {
-				if (rows.get(context) !== target) return log({ by, op: 'update', context, failed: 'row deleted meanwhile' });
+				if (rows.get(context) !== target)
+					return log({ by, op: 'update', context, failed: 'row deleted meanwhile' });
 				await clock.wait(ms ?? writeMs());
 				const before = target.value;
 				target.value = structuredClone(value);
@@ -134,10 +155,12 @@ export function deduplicationHelpers(table, proc = {}) {
 		const fault = proc.fault?.(op, scope);
 		if (fault?.delay) await fault.delay;
 		await proc.busy?.();
-		if (fault?.when === 'before') throw new Error(`Connection terminated unexpectedly (${op}, before the statement)`);
+		if (fault?.when === 'before')
+			throw new Error(`Connection terminated unexpectedly (${op}, before the statement)`);
 		const result = await body(contextOf(scope));
 		if (proc.after) await proc.after(name, n);
-		if (fault?.when === 'after') throw new Error(`Connection terminated unexpectedly (${op}, after the statement committed)`);
+		if (fault?.when === 'after')
+			throw new Error(`Connection terminated unexpectedly (${op}, after the statement committed)`);
 		return result;
 	};
 	return {
@@ -160,7 +183,8 @@ export function deduplicationHelpers(table, proc = {}) {
 				}
 				const result = { new: [], processed: [] };
 				if (latest) {
-					for (const item of items) (Number(item) > Number(found.value.data) ? result.new : result.processed).push(item);
+					for (const item of items)
+						(Number(item) > Number(found.value.data) ? result.new : result.processed).push(item);
 					found.value.data = String(Math.max(Number(found.value.data), ...items.map(Number)));
 					await table.update(context, found.value, proc.name, writeMs());
 					return result;
@@ -174,16 +198,20 @@ export function deduplicationHelpers(table, proc = {}) {
 						found.value.data.push(hash);
 					}
 				});
-				if (options.maxEntries) found.value.data.splice(0, found.value.data.length - options.maxEntries);
+				if (options.maxEntries)
+					found.value.data.splice(0, found.value.data.length - options.maxEntries);
 				await table.update(context, found.value, proc.name, writeMs());
 				return result;
 			}),
 		getProcessedDataCount: (scope, options) =>
 			call('count', scope, async (context) => {
 				const found = await table.select(context);
-				return options.mode === 'entries' && found && Array.isArray(found.value.data) ? found.value.data.length : 0;
+				return options.mode === 'entries' && found && Array.isArray(found.value.data)
+					? found.value.data.length
+					: 0;
 			}),
-		clearAllProcessedItems: (scope) => call('delete', scope, async (context) => await table.delete(context, proc.name)),
+		clearAllProcessedItems: (scope) =>
+			call('delete', scope, async (context) => await table.delete(context, proc.name)),
 		removeProcessed: (items, scope) =>
 			call('remove', scope, async (context) => {
 				const found = await table.select(context);

@@ -15,7 +15,14 @@ const datetime = z.string().datetime({ offset: true });
 const nullable = (schema) => schema.nullable().optional();
 const numericString = z.string().regex(/^\d+$/);
 const uuid = z.string().uuid();
-export const SCAN_STATUS = z.enum(['IN_PROCESS', 'COMPLETED', 'CANCELLED', 'REJECTED', 'DELETED', 'RESTORING']);
+export const SCAN_STATUS = z.enum([
+	'IN_PROCESS',
+	'COMPLETED',
+	'CANCELLED',
+	'REJECTED',
+	'DELETED',
+	'RESTORING',
+]);
 export const SCAN_TYPE = z.enum(['SCAN_REQUEST', 'UNBOXING_REQUEST']);
 
 export const Scan = z.object({
@@ -33,8 +40,16 @@ export const Scan = z.object({
 	auto_delete_on: nullable(datetime),
 });
 
-export const ScanReference = z.object({ uuid, status: SCAN_STATUS, category: SCAN_TYPE, label: nullable(z.string()) });
-export const ScanSummary = z.object({ label: z.string().nullable(), summary: z.array(z.string()).nullable() });
+export const ScanReference = z.object({
+	uuid,
+	status: SCAN_STATUS,
+	category: SCAN_TYPE,
+	label: nullable(z.string()),
+});
+export const ScanSummary = z.object({
+	label: z.string().nullable(),
+	summary: z.array(z.string()).nullable(),
+});
 
 export const MailItem = z.object({
 	id: numericString,
@@ -61,7 +76,12 @@ export const MailItemDetail = MailItem.omit({ folder_id: true }).extend({
 });
 
 const destination = z.strictObject(
-	Object.fromEntries(['name', 'line1', 'line2', 'city', 'state', 'postal_code', 'country'].map((k) => [k, nullable(z.string())])),
+	Object.fromEntries(
+		['name', 'line1', 'line2', 'city', 'state', 'postal_code', 'country'].map((k) => [
+			k,
+			nullable(z.string()),
+		]),
+	),
 );
 
 /** ShipmentDetailDto (GET /v1/shipments/{id}). */
@@ -95,8 +115,16 @@ export const Shipment = z.object({
 
 /** ShipmentPageDto.Data.Item: the list item lacks the packed items, insurance, value, instructions and reject reason. */
 export const ShipmentListItem = Shipment.pick({
-	id: true, type: true, status: true, tracking_number: true, service_name: true, destination: true, item_count: true,
-	requested_ship_date: true, created_on: true, deposit_check_slip_company_name: true,
+	id: true,
+	type: true,
+	status: true,
+	tracking_number: true,
+	service_name: true,
+	destination: true,
+	item_count: true,
+	requested_ship_date: true,
+	created_on: true,
+	deposit_check_slip_company_name: true,
 });
 
 export const Address = z.object({
@@ -104,12 +132,28 @@ export const Address = z.object({
 	type: z.enum(['shipping', 'deposit']),
 	is_default: z.boolean(),
 	...Object.fromEntries(
-		['name', 'line1', 'line2', 'line3', 'city', 'state', 'postal_code', 'country', 'phone_number', 'tax_id'].map((k) => [k, nullable(z.string())]),
+		[
+			'name',
+			'line1',
+			'line2',
+			'line3',
+			'city',
+			'state',
+			'postal_code',
+			'country',
+			'phone_number',
+			'tax_id',
+		].map((k) => [k, nullable(z.string())]),
 	),
 });
 
 export const BankAccount = z
-	.object({ id: uuid, bank_name: z.string(), bank_state: z.string(), account_number_last4: z.string().length(4) })
+	.object({
+		id: uuid,
+		bank_name: z.string(),
+		bank_state: z.string(),
+		account_number_last4: z.string().length(4),
+	})
 	.strict(); // account_number is write-only: a response holding it fails here
 
 export const Folder = z.object({
@@ -133,7 +177,12 @@ export const Account = z.object({
 export const MailingAddress = z.object({
 	box_number: z.string(),
 	formatted: z.string(),
-	...Object.fromEntries(['line1', 'line2', 'line3', 'city', 'state', 'postal_code', 'country'].map((k) => [k, nullable(z.string())])),
+	...Object.fromEntries(
+		['line1', 'line2', 'line3', 'city', 'state', 'postal_code', 'country'].map((k) => [
+			k,
+			nullable(z.string()),
+		]),
+	),
 });
 
 export const FolderList = z.object({ data: z.array(Folder) });
@@ -141,7 +190,12 @@ export const ScanFile = z.object({ url: z.string(), expires_at: datetime });
 export const SeedResult = z.object({ mail_ids: z.array(numericString) });
 export const SeedMailResult = z.object({ mail_id: numericString });
 
-export const page = (item) => z.object({ data: z.array(item), next_cursor: z.string().nullable(), total_count: z.number().int().min(0) });
+export const page = (item) =>
+	z.object({
+		data: z.array(item),
+		next_cursor: z.string().nullable(),
+		total_count: z.number().int().min(0),
+	});
 
 export const Problem = z.object({
 	type: z.string(),
@@ -151,7 +205,9 @@ export const Problem = z.object({
 	request_id: z.string(),
 	detail: z.string().optional(),
 	instance: z.string().optional(),
-	errors: z.array(z.object({ field: z.string(), message: z.string(), code: z.string().optional() })).optional(),
+	errors: z
+		.array(z.object({ field: z.string(), message: z.string(), code: z.string().optional() }))
+		.optional(),
 });
 
 // Webhook payloads (spec "Payloads"); upper-case enums, text numbers.
@@ -196,7 +252,19 @@ export const ShipmentUpdateEvent = z.object({
 	auto_forward: z.string(),
 	destination_address: z.object(
 		Object.fromEntries(
-			['name', 'address_line', 'address_line_2', 'address_line_3', 'city', 'state', 'postal_code', 'country', 'address_type', 'tax_id', 'phone_number'].map((k) => [k, z.string()]),
+			[
+				'name',
+				'address_line',
+				'address_line_2',
+				'address_line_3',
+				'city',
+				'state',
+				'postal_code',
+				'country',
+				'address_type',
+				'tax_id',
+				'phone_number',
+			].map((k) => [k, z.string()]),
 		),
 	),
 	message: z.string(),
@@ -216,13 +284,29 @@ const period = oneOf('week', 'month', 'half_year', 'year');
 const sort = oneOf('newest', 'oldest');
 const addressType = oneOf('shipping', 'deposit');
 const addressFields = {
-	type: addressType, name: z.string(), line1: z.string(), line2: z.string(), line3: z.string(), city: z.string(), state: z.string(),
-	postal_code: z.string(), country: z.string(), phone_number: z.string(), tax_id: z.string(),
+	type: addressType,
+	name: z.string(),
+	line1: z.string(),
+	line2: z.string(),
+	line3: z.string(),
+	city: z.string(),
+	state: z.string(),
+	postal_code: z.string(),
+	country: z.string(),
+	phone_number: z.string(),
+	tax_id: z.string(),
 };
 const CreateAddress = z.object(addressFields).partial({ line2: true, line3: true, tax_id: true });
 const bankFields = { bank_name: z.string(), bank_state: z.string(), account_number: z.string() };
 const measurement = z.object({ width: z.number(), height: z.number(), length: z.number() });
-export const SEED_MAIL_TYPES = ['LETTER', 'LARGELETTER', 'MAGAZINE', 'CATALOG', 'SOFTPAK', 'PACKAGE'];
+export const SEED_MAIL_TYPES = [
+	'LETTER',
+	'LARGELETTER',
+	'MAGAZINE',
+	'CATALOG',
+	'SOFTPAK',
+	'PACKAGE',
+];
 
 export const OPERATIONS = {
 	'GET /v1/account': { answer: Account },
@@ -231,10 +315,28 @@ export const OPERATIONS = {
 		query: {
 			...pageQuery,
 			status: oneOf('inbox', 'archived', 'quarantine', 'discard_request'),
-			mail_type: oneOf('letter', 'large_letter', 'magazine', 'package', 'softpak', 'catalog', 'distribution', 'fulfillment', 'inventory'),
+			mail_type: oneOf(
+				'letter',
+				'large_letter',
+				'magazine',
+				'package',
+				'softpak',
+				'catalog',
+				'distribution',
+				'fulfillment',
+				'inventory',
+			),
 			folder_id: z.string().regex(/^\d+$/),
 			search: z.string(),
-			scan_status: oneOf('in_process', 'cancelled', 'rejected', 'completed', 'deleted', 'restoring', 'none'),
+			scan_status: oneOf(
+				'in_process',
+				'cancelled',
+				'rejected',
+				'completed',
+				'deleted',
+				'restoring',
+				'none',
+			),
 			sort,
 			arrived: period,
 			is_read: oneOf('true', 'false'),
@@ -243,7 +345,10 @@ export const OPERATIONS = {
 		answer: page(MailItem),
 	},
 	'GET /v1/mails/{id}': { answer: MailItemDetail },
-	'PATCH /v1/mails/{id}': { body: z.object({ is_read: z.boolean(), folder_id: z.string().nullable() }).partial(), answer: MailItemDetail },
+	'PATCH /v1/mails/{id}': {
+		body: z.object({ is_read: z.boolean(), folder_id: z.string().nullable() }).partial(),
+		answer: MailItemDetail,
+	},
 	'POST /v1/mails/{id}/archive': { answer: MailItemDetail },
 	'POST /v1/mails/{id}/unarchive': { answer: MailItemDetail },
 	'POST /v1/mails/{id}/discard': { answer: MailItemDetail },
@@ -261,26 +366,48 @@ export const OPERATIONS = {
 		lists: ['status', 'type'],
 		answer: page(Scan),
 	},
-	'POST /v1/scans': { body: z.object({ mail_id: z.string(), type: oneOf('scan', 'open'), instruction: z.string().optional(), is_expedited: z.boolean().optional() }), answer: Scan },
+	'POST /v1/scans': {
+		body: z.object({
+			mail_id: z.string(),
+			type: oneOf('scan', 'open'),
+			instruction: z.string().optional(),
+			is_expedited: z.boolean().optional(),
+		}),
+		answer: Scan,
+	},
 	'GET /v1/scans/{id}': { answer: Scan },
 	'DELETE /v1/scans/{id}': { answer: Scan },
 	'GET /v1/scans/{id}/file': { answer: ScanFile },
 	'GET /v1/scans/{id}/summary': { answer: ScanSummary },
 	'POST /v1/scans/{id}/cancel': { answer: Scan },
 	'GET /v1/shipments': {
-		query: { ...pageQuery, type: oneOf('shipment', 'return_to_sender', 'check_deposit', 'pickup'), status: oneOf('shipped', 'in_progress', 'payment_failed', 'rejected') },
+		query: {
+			...pageQuery,
+			type: oneOf('shipment', 'return_to_sender', 'check_deposit', 'pickup'),
+			status: oneOf('shipped', 'in_progress', 'payment_failed', 'rejected'),
+		},
 		lists: ['type', 'status'],
 		answer: page(ShipmentListItem),
 	},
 	'GET /v1/shipments/{id}': { answer: Shipment },
 	'GET /v1/folders': { answer: FolderList },
-	'POST /v1/folders': { body: z.object({ name: z.string(), color: z.string().optional() }), answer: Folder },
+	'POST /v1/folders': {
+		body: z.object({ name: z.string(), color: z.string().optional() }),
+		answer: Folder,
+	},
 	'GET /v1/folders/{id}': { answer: Folder },
-	'PATCH /v1/folders/{id}': { body: z.object({ name: z.string(), color: z.string() }).partial(), answer: Folder },
+	'PATCH /v1/folders/{id}': {
+		body: z.object({ name: z.string(), color: z.string() }).partial(),
+		answer: Folder,
+	},
 	'DELETE /v1/folders/{id}': { answer: null },
 	'GET /v1/addresses': { query: { ...pageQuery, type: addressType }, answer: page(Address) },
 	'POST /v1/addresses': { body: CreateAddress, answer: Address },
-	'GET /v1/addresses/default': { query: { type: addressType }, required: ['type'], answer: Address },
+	'GET /v1/addresses/default': {
+		query: { type: addressType },
+		required: ['type'],
+		answer: Address,
+	},
 	'GET /v1/addresses/{id}': { answer: Address },
 	'PATCH /v1/addresses/{id}': { body: z.object(addressFields).partial(), answer: Address },
 	'PATCH /v1/addresses/{id}/default': { answer: Address },
@@ -292,8 +419,18 @@ export const OPERATIONS = {
 	'DELETE /v1/bank-accounts/{id}': { answer: null },
 	'POST /v1/sandbox/seed': { answer: SeedResult },
 	'POST /v1/sandbox/seed/mail': {
-		body: z.object({ sender_name: z.string(), mail_type: z.enum(SEED_MAIL_TYPES), weight: z.number(), measurement }).partial(),
+		body: z
+			.object({
+				sender_name: z.string(),
+				mail_type: z.enum(SEED_MAIL_TYPES),
+				weight: z.number(),
+				measurement,
+			})
+			.partial(),
 		answer: SeedMailResult,
 	},
-	'POST /v1/sandbox/scans/{id}/complete': { body: z.object({ label: z.string(), summary: z.array(z.string()) }).partial(), answer: Scan },
+	'POST /v1/sandbox/scans/{id}/complete': {
+		body: z.object({ label: z.string(), summary: z.array(z.string()) }).partial(),
+		answer: Scan,
+	},
 };

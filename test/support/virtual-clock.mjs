@@ -10,7 +10,8 @@ export function virtualClock({ limitMs = Infinity } = {}) {
 	let now = 0;
 	let seq = 0;
 	const timers = [];
-	const wait = (ms) => new Promise((resolve) => timers.push({ at: now + Math.max(0, ms), seq: seq++, resolve }));
+	const wait = (ms) =>
+		new Promise((resolve) => timers.push({ at: now + Math.max(0, ms), seq: seq++, resolve }));
 	return {
 		now: () => now,
 		wait,
@@ -28,7 +29,8 @@ export function virtualClock({ limitMs = Infinity } = {}) {
 			for (;;) {
 				await new Promise((resolve) => setImmediate(resolve));
 				if (isDone()) return watched ? await watched : undefined;
-				if (!timers.length) throw new Error(`stuck at ${now} ms: no timer left and the work is not done`);
+				if (!timers.length)
+					throw new Error(`stuck at ${now} ms: no timer left and the work is not done`);
 				timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
 				const timer = timers.shift();
 				if (timer.at > limitMs) throw new Error(`stuck: still not done at ${limitMs} ms (virtual)`);

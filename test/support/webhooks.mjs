@@ -5,8 +5,14 @@ export const SECRET = 'whsec_current_0123456789';
 export const PREVIOUS = 'whsec_previous_9876543210';
 
 export function sign(body, { secret = SECRET, timestamp = Date.now(), service = 'USGM' } = {}) {
-	const raw = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-	const signature = crypto.createHmac('sha256', secret).update(`${timestamp}.`).update(raw).digest('hex');
+	const raw = Buffer.isBuffer(body)
+		? body
+		: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+	const signature = crypto
+		.createHmac('sha256', secret)
+		.update(`${timestamp}.`)
+		.update(raw)
+		.digest('hex');
 	return {
 		raw,
 		headers: {
@@ -73,8 +79,17 @@ export const payloads = {
 		tracking_data: '1Z999',
 		auto_forward: 'false',
 		destination_address: {
-			name: 'Ada', address_line: '1 Main St', address_line_2: '', address_line_3: '', city: 'Springfield', state: 'IL',
-			postal_code: '62701', country: 'US', address_type: 'shipping', tax_id: '', phone_number: '+15555550100',
+			name: 'Ada',
+			address_line: '1 Main St',
+			address_line_2: '',
+			address_line_3: '',
+			city: 'Springfield',
+			state: 'IL',
+			postal_code: '62701',
+			country: 'US',
+			address_type: 'shipping',
+			tax_id: '',
+			phone_number: '+15555550100',
 		},
 		message: 'Shipment processed',
 	},

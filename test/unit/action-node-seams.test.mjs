@@ -15,7 +15,10 @@ let credentials;
 let otherCredentials;
 beforeAll(async () => {
 	nock.restore();
-	[sim, other] = await Promise.all([startSimulator({ count: 30, seed: 3 }), startSimulator({ count: 30, seed: 4 })]);
+	[sim, other] = await Promise.all([
+		startSimulator({ count: 30, seed: 3 }),
+		startSimulator({ count: 30, seed: 4 }),
+	]);
 	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
 	otherCredentials = { ...DEFAULT_CREDENTIALS, baseUrl: other.url, apiKey: other.apiKey };
 });
@@ -37,7 +40,9 @@ describe('API answers are read up to a size limit', () => {
 		const before = sim.requests.length;
 		const { items, error } = await runNode({ parameters: getMany, credentials });
 		expect(items).toEqual([]);
-		expect(error?.message).toBe("The Virtual Mailbox API's answer to GET /v1/mails is larger than 4 KB and was not read");
+		expect(error?.message).toBe(
+			"The Virtual Mailbox API's answer to GET /v1/mails is larger than 4 KB and was not read",
+		);
 		expect(error?.description).toMatch(/Base URL/);
 		expect(sim.requests.slice(before)).toHaveLength(1);
 	});
@@ -65,7 +70,11 @@ describe('the credential edited or swapped between runs', () => {
 describe('pinned data', () => {
 	test('a node with pinned data is not run in a manual execution: its pinned items go on, no request is sent', async () => {
 		const before = sim.requests.length;
-		const { items, error } = await runNode({ parameters: getMany, credentials, pinData: { 'Virtual Mailbox': [{ json: { pinned: true } }] } });
+		const { items, error } = await runNode({
+			parameters: getMany,
+			credentials,
+			pinData: { 'Virtual Mailbox': [{ json: { pinned: true } }] },
+		});
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([{ pinned: true }]);
 		expect(sim.requests.length - before).toBe(0);

@@ -10,10 +10,16 @@ import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
 import { startSimulator } from '../simulator/server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const example = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples/ai-agent-what-arrived-this-week.json'), 'utf8'));
+const example = JSON.parse(
+	fs.readFileSync(path.join(ROOT, 'examples/ai-agent-what-arrived-this-week.json'), 'utf8'),
+);
 const tool = example.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailboxTool');
 /** Every $fromAI(key, description, type, default) in the tool's parameters. */
-const fromAi = [...JSON.stringify(tool.parameters).matchAll(/\$fromAI\(\s*'([^']+)'\s*,\s*'[^']*'\s*,\s*'([^']+)'/g)].map(([, key, type]) => ({ key, type }));
+const fromAi = [
+	...JSON.stringify(tool.parameters).matchAll(
+		/\$fromAI\(\s*'([^']+)'\s*,\s*'[^']*'\s*,\s*'([^']+)'/g,
+	),
+].map(([, key, type]) => ({ key, type }));
 
 let sim;
 beforeAll(async () => {
@@ -32,9 +38,14 @@ test("every value the tool asks the model for is text, so Execute step's form ca
 });
 
 test('the tool with the text typed in the form ("week") lists this week\'s mail, at most 50 items', async () => {
-	const parameters = JSON.parse(JSON.stringify(tool.parameters).replace(/=\{\{ \$fromAI\('arrived'[^}]*\}\}/, 'week'));
+	const parameters = JSON.parse(
+		JSON.stringify(tool.parameters).replace(/=\{\{ \$fromAI\('arrived'[^}]*\}\}/, 'week'),
+	);
 	expect(parameters.filters.arrived).toBe('week');
-	const { items, error } = await runNode({ parameters, credentials: { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey } });
+	const { items, error } = await runNode({
+		parameters,
+		credentials: { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey },
+	});
 	expect(error).toBeUndefined();
 	expect(items.length).toBeGreaterThan(0);
 	expect(items.length).toBeLessThanOrEqual(50);

@@ -28,18 +28,29 @@ afterAll(async () => {
 });
 beforeEach(() => sim.reset({ count: 3000, seed: 1, letterShare: 70 }));
 
-const getAll = (filters = {}, options = {}, extra = {}) => ({ resource: 'mail', operation: 'getAll', returnAll: true, filters, options, ...extra });
+const getAll = (filters = {}, options = {}, extra = {}) => ({
+	resource: 'mail',
+	operation: 'getAll',
+	returnAll: true,
+	filters,
+	options,
+	...extra,
+});
 const ids = (items) => items.map((i) => i.json.id);
 /** What the API returns for a query, in its order (the simulator's own filter and sort). */
 const apiOrder = async (search = '') => (await fetch(`${sim.url}/_control/query?${search}`)).json();
-const control = (path, body) => fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
+const control = (path, body) =>
+	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
+		(r) => r.json(),
+	);
 const mailRequests = () => sim.requests.filter((r) => r.path === '/v1/mails');
 const run = async (parameters, more = {}) => {
 	sim.requests.length = 0;
 	return await runNode({ parameters, credentials, ...more });
 };
 /** The filters a request adds beyond the user's own. */
-const added = (request, own = []) => Object.keys(request.query).filter((k) => !['limit', 'cursor', 'sort', ...own].includes(k));
+const added = (request, own = []) =>
+	Object.keys(request.query).filter((k) => !['limit', 'cursor', 'sort', ...own].includes(k));
 
 describe('a concurrent Return All returns exactly what a sequential read does', () => {
 	for (const seed of [1, 2, 3]) {
@@ -53,9 +64,19 @@ describe('a concurrent Return All returns exactly what a sequential read does', 
 				const requests = mailRequests();
 				// Divided by filters the user did not set, and read from both ends.
 				expect(requests.some((r) => added(r).length > 0)).toBe(true);
-				expect(new Set(requests.map((r) => r.query.sort?.[0]))).toEqual(new Set(['newest', 'oldest']));
+				expect(new Set(requests.map((r) => r.query.sort?.[0]))).toEqual(
+					new Set(['newest', 'oldest']),
+				);
 				// 30 pages of data; the whole's first page, and at most two more per part.
-				const parts = new Set(requests.filter((r) => added(r).length > 0).map((r) => added(r).map((k) => `${k}=${r.query[k]}`).join('&'))).size;
+				const parts = new Set(
+					requests
+						.filter((r) => added(r).length > 0)
+						.map((r) =>
+							added(r)
+								.map((k) => `${k}=${r.query[k]}`)
+								.join('&'),
+						),
+				).size;
 				expect(requests.length).toBeLessThanOrEqual(30 + 1 + 2 * parts);
 
 				const sequential = await run(getAll({ sort }, { maxParallelRequests: 1 }));
@@ -65,9 +86,13 @@ describe('a concurrent Return All returns exactly what a sequential read does', 
 		}
 	}
 
-	test('the user\'s own filters stay on every request, and their values are divided, never widened', async () => {
-		const expected = await apiOrder('status=inbox&status=archived&mail_type=letter&mail_type=package&sort=newest');
-		const { items, error } = await run(getAll({ status: ['inbox', 'archived'], mailType: ['letter', 'package'] }));
+	test("the user's own filters stay on every request, and their values are divided, never widened", async () => {
+		const expected = await apiOrder(
+			'status=inbox&status=archived&mail_type=letter&mail_type=package&sort=newest',
+		);
+		const { items, error } = await run(
+			getAll({ status: ['inbox', 'archived'], mailType: ['letter', 'package'] }),
+		);
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(expected);
 		for (const request of mailRequests()) {
@@ -89,7 +114,9 @@ describe('a concurrent Return All returns exactly what a sequential read does', 
 		const { items } = await run(getAll({}, {}, { returnAll: false, limit: 250 }));
 		expect(ids(items)).toEqual((await apiOrder('sort=newest')).slice(0, 250));
 		expect(mailRequests()).toHaveLength(3);
-		expect(mailRequests().every((r) => added(r).length === 0 && r.query.sort?.join() === 'newest')).toBe(true);
+		expect(
+			mailRequests().every((r) => added(r).length === 0 && r.query.sort?.join() === 'newest'),
+		).toBe(true);
 	});
 });
 
@@ -97,7 +124,10 @@ describe('items the divided read must not lose or misplace', () => {
 	/** The item at `position` of the newest-first list, changed in the mailroom. */
 	const edit = async (position, fields) => {
 		const id = (await apiOrder('sort=newest'))[position];
-		Object.assign(sim.db.mails.find((m) => m.id === id), fields);
+		Object.assign(
+			sim.db.mails.find((m) => m.id === id),
+			fields,
+		);
 		sim.changed();
 		return id;
 	};
@@ -106,7 +136,11 @@ describe('items the divided read must not lose or misplace', () => {
 		const shipped = await edit(1500, { mail_status: 'shipped' });
 		const expected = await apiOrder('sort=newest');
 		expect(expected).toContain(shipped);
-		expect(await apiOrder('sort=newest&status=inbox&status=archived&status=quarantine&status=discard_request')).not.toContain(shipped);
+		expect(
+			await apiOrder(
+				'sort=newest&status=inbox&status=archived&status=quarantine&status=discard_request',
+			),
+		).not.toContain(shipped);
 		const { items, error } = await run(getAll());
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(expected);
@@ -145,7 +179,11 @@ describe('an unchanged mailbox with values no filter selects and mail without da
 			const random = rng(seed);
 			const pick = (list) => list[Math.floor(random() * list.length)];
 			sim.reset({ count: 1_600 + Math.floor(random() * 2_400), seed, letterShare: 70 });
-			const odd = { mail_status: ['shipped', 'INBOX', 'returned'], mail_type: ['postcard', 'LETTER'], arrival_date: [null] };
+			const odd = {
+				mail_status: ['shipped', 'INBOX', 'returned'],
+				mail_type: ['postcard', 'LETTER'],
+				arrival_date: [null],
+			};
 			for (let k = 1 + Math.floor(random() * 5); k > 0; k--) {
 				const field = pick(Object.keys(odd));
 				pick(sim.db.mails)[field] = pick(odd[field]);
@@ -184,11 +222,14 @@ describe('bounded concurrency', () => {
 		sim.settings.latencyMs = 10;
 		let seen = 0;
 		sim.settings.onRequest = async (record) => {
-			if (record.path === '/v1/mails' && ++seen === 12) await control('/faults', { path: '/v1/mails', status: 429, count: 8, retryAfter: 0 });
+			if (record.path === '/v1/mails' && ++seen === 12)
+				await control('/faults', { path: '/v1/mails', status: 429, count: 8, retryAfter: 0 });
 		};
 		// More attempts than the storm has 429s: no request can give up, whichever ones the 429s hit.
 		retryPolicy.maxAttempts = 10;
-		const { items, error } = await run(getAll()).finally(() => (retryPolicy.maxAttempts = saved.maxAttempts));
+		const { items, error } = await run(getAll()).finally(
+			() => (retryPolicy.maxAttempts = saved.maxAttempts),
+		);
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(await apiOrder('sort=newest'));
 		// Before the storm 6 at once; after it the bound was halved (and halved again) and grows
@@ -197,7 +238,9 @@ describe('bounded concurrency', () => {
 		expect(Math.max(...requests.slice(0, 12).map((r) => r.inFlight))).toBeGreaterThanOrEqual(5);
 		const lastThrottled = requests.findLastIndex((r) => r.status === 429);
 		expect(lastThrottled).toBeGreaterThan(12);
-		expect(Math.max(...requests.slice(lastThrottled + 6, lastThrottled + 16).map((r) => r.inFlight))).toBeLessThanOrEqual(3);
+		expect(
+			Math.max(...requests.slice(lastThrottled + 6, lastThrottled + 16).map((r) => r.inFlight)),
+		).toBeLessThanOrEqual(3);
 	});
 });
 
@@ -213,7 +256,7 @@ describe('failures and changes', () => {
 		expect(sim.requests.length).toBe(settled);
 	});
 
-	test('with Continue On Fail the failure is the item\'s output, not a partial list', async () => {
+	test("with Continue On Fail the failure is the item's output, not a partial list", async () => {
 		await control('/faults', { path: '/v1/mails', query: 'sort=oldest', status: 403, count: 1 });
 		const { items } = await run(getAll(), { continueOnFail: true });
 		expect(items).toHaveLength(1);
@@ -223,7 +266,8 @@ describe('failures and changes', () => {
 	test('mail arriving during the read: read once more, the result is the mailbox after the change', async () => {
 		let seen = 0;
 		sim.settings.onRequest = async (record) => {
-			if (record.path === '/v1/mails' && ++seen === 10) await control('/mail', { sender_name: 'Late Arrival Inc' });
+			if (record.path === '/v1/mails' && ++seen === 10)
+				await control('/mail', { sender_name: 'Late Arrival Inc' });
 		};
 		const { items, error } = await run(getAll());
 		expect(error).toBeUndefined();
@@ -237,7 +281,10 @@ describe('failures and changes', () => {
 		const moved = (await apiOrder('sort=newest&status=inbox'))[0];
 		sim.settings.onRequest = async (record) => {
 			if (record.path === '/v1/mails' && ++seen === 10) {
-				await fetch(`${sim.url}/v1/mails/${moved}/archive`, { method: 'POST', headers: { authorization: `Bearer ${sim.apiKey}` } });
+				await fetch(`${sim.url}/v1/mails/${moved}/archive`, {
+					method: 'POST',
+					headers: { authorization: `Bearer ${sim.apiKey}` },
+				});
 			}
 		};
 		const { items, error } = await run(getAll());
@@ -247,19 +294,27 @@ describe('failures and changes', () => {
 		expect(ids(items)).toEqual(await apiOrder('sort=newest'));
 		expect(items.find((i) => i.json.id === moved).json.mail_status).toBe('archived');
 		// the first read saw the change and a second one began with the whole's first page
-		expect(mailRequests().filter((r) => Object.keys(r.query).sort().join() === 'limit,sort' && r.query.sort.join() === 'newest')).toHaveLength(2);
+		expect(
+			mailRequests().filter(
+				(r) =>
+					Object.keys(r.query).sort().join() === 'limit,sort' && r.query.sort.join() === 'newest',
+			),
+		).toHaveLength(2);
 	});
 
 	test('a mailbox that keeps changing fails rather than return a list that may miss or repeat items', async () => {
 		let seen = 0;
 		sim.settings.onRequest = async (record) => {
-			if (record.path === '/v1/mails' && ++seen % 10 === 0) await control('/mail', { sender_name: 'Busy Mailroom' });
+			if (record.path === '/v1/mails' && ++seen % 10 === 0)
+				await control('/mail', { sender_name: 'Busy Mailroom' });
 		};
 		const { items, error } = await run(getAll());
 		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(/The list changed while it was being read, twice/);
 		// The advice holds whatever the settings: one page after another checks the same counts.
-		expect(error.description).toMatch(/Run the node again when the mailbox is quieter, or narrow the query/);
+		expect(error.description).toMatch(
+			/Run the node again when the mailbox is quieter, or narrow the query/,
+		);
 		expect(error.description).not.toMatch(/Max Parallel Requests/);
 	});
 });
@@ -275,11 +330,17 @@ describe('past the depth limit', () => {
 });
 
 describe('the pieces', () => {
-	const sample = (n, shape) => Array.from({ length: n }, (_, k) => ({ id: String(k), ...shape(k) }));
+	const sample = (n, shape) =>
+		Array.from({ length: n }, (_, k) => ({ id: String(k), ...shape(k) }));
 
 	test('planParts divides a skewed sample by the filters that split it evenly, grouping values', () => {
 		// 70% letters, 55% inbox, 60% read: mail_type alone cannot halve it.
-		const items = sample(100, (k) => ({ mail_type: k < 70 ? 'letter' : 'package', mail_status: k % 20 < 11 ? 'inbox' : k % 20 < 18 ? 'archived' : 'quarantine', is_read: k % 5 < 3, scan: null }));
+		const items = sample(100, (k) => ({
+			mail_type: k < 70 ? 'letter' : 'package',
+			mail_status: k % 20 < 11 ? 'inbox' : k % 20 < 18 ? 'archived' : 'quarantine',
+			is_read: k % 5 < 3,
+			scan: null,
+		}));
 		const parts = planParts({ status: [], mail_type: [] }, items, 10_000, MAIL_SPLITS, 4);
 		expect(parts).toHaveLength(4);
 		expect(parts.map((p) => p.estimate).reduce((a, b) => a + b)).toBeCloseTo(10_000, -1);
@@ -289,12 +350,28 @@ describe('the pieces', () => {
 		expect(parts.at(-1).query.status).toEqual(['archived', 'quarantine', 'discard_request']);
 	});
 
-	test('planParts keeps the user\'s values, skips filters the user fixed, and ignores unknown values', () => {
-		const items = sample(100, (k) => ({ mail_type: k % 2 ? 'letter' : 'package', mail_status: 'INBOX', is_read: k % 3 === 0, scan: null }));
-		const parts = planParts({ mail_type: ['letter', 'package'], is_read: 'true' }, items, 1_000, MAIL_SPLITS, 2);
+	test("planParts keeps the user's values, skips filters the user fixed, and ignores unknown values", () => {
+		const items = sample(100, (k) => ({
+			mail_type: k % 2 ? 'letter' : 'package',
+			mail_status: 'INBOX',
+			is_read: k % 3 === 0,
+			scan: null,
+		}));
+		const parts = planParts(
+			{ mail_type: ['letter', 'package'], is_read: 'true' },
+			items,
+			1_000,
+			MAIL_SPLITS,
+			2,
+		);
 		expect(parts.map((p) => p.query.mail_type)).toEqual([['letter'], ['package']]);
 		expect(parts.every((p) => p.query.is_read === 'true')).toBe(true);
-		const unknown = sample(100, () => ({ mail_type: 'parcel_xl', mail_status: 'inbox', is_read: true, scan: null }));
+		const unknown = sample(100, () => ({
+			mail_type: 'parcel_xl',
+			mail_status: 'inbox',
+			is_read: true,
+			scan: null,
+		}));
 		expect(planParts({}, unknown, 1_000, MAIL_SPLITS, 4)).toHaveLength(1);
 	});
 
@@ -325,7 +402,17 @@ describe('the pieces', () => {
 
 	test('merge keeps the order of lists each already sorted', () => {
 		const order = (a, b) => a.t - b.t || Number(a.id) - Number(b.id);
-		const lists = [[{ id: '1', t: 1 }, { id: '4', t: 4 }], [{ id: '2', t: 2 }, { id: '3', t: 2 }], []];
+		const lists = [
+			[
+				{ id: '1', t: 1 },
+				{ id: '4', t: 4 },
+			],
+			[
+				{ id: '2', t: 2 },
+				{ id: '3', t: 2 },
+			],
+			[],
+		];
 		expect(merge(lists, order).map((x) => x.id)).toEqual(['1', '2', '3', '4']);
 	});
 });

@@ -10,12 +10,21 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 describe('conformance mismatches that no test reports', () => {
 	test('a mismatch recorded in afterAll fails the run', () => {
-		const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/unit/conformance-hooks-fixtures/vitest.fixture.config.mjs'], {
-			cwd: ROOT,
-			encoding: 'utf8',
-			timeout: 120_000,
-			env: { ...process.env, FORCE_COLOR: '0' },
-		});
+		const run = spawnSync(
+			process.execPath,
+			[
+				path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+				'run',
+				'--config',
+				'test/unit/conformance-hooks-fixtures/vitest.fixture.config.mjs',
+			],
+			{
+				cwd: ROOT,
+				encoding: 'utf8',
+				timeout: 120_000,
+				env: { ...process.env, FORCE_COLOR: '0' },
+			},
+		);
 		const output = `${run.stdout}\n${run.stderr}`;
 		expect(output, 'the fixture ran').toMatch(/late-violation\.fixture\.mjs/);
 		expect(run.status, `vitest exit code; output:\n${output.slice(-1500)}`).not.toBe(0);
@@ -24,6 +33,8 @@ describe('conformance mismatches that no test reports', () => {
 	test('every vitest project that starts the simulator runs the conformance setup (model included)', () => {
 		const projects = config.test.projects.map((p) => p.test);
 		const model = projects.find((p) => p.name === 'model');
-		expect(model.setupFiles ?? [], 'model project setupFiles').toContain('test/setup/conformance-hooks.mjs');
+		expect(model.setupFiles ?? [], 'model project setupFiles').toContain(
+			'test/setup/conformance-hooks.mjs',
+		);
 	});
 });

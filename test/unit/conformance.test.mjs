@@ -35,7 +35,15 @@ const NODE_OPERATIONS = {
 	'folder.get': ['GET /v1/folders', 'GET /v1/folders/{id}'],
 	'folder.getAll': ['GET /v1/folders'],
 	'folder.update': ['GET /v1/folders', 'PATCH /v1/folders/{id}'],
-	'mail.applyRules': ['GET /v1/mails/{id}', 'GET /v1/scans/{id}/summary', 'GET /v1/folders', 'POST /v1/folders', 'DELETE /v1/folders/{id}', 'PATCH /v1/mails/{id}', 'POST /v1/mails/{id}/archive'],
+	'mail.applyRules': [
+		'GET /v1/mails/{id}',
+		'GET /v1/scans/{id}/summary',
+		'GET /v1/folders',
+		'POST /v1/folders',
+		'DELETE /v1/folders/{id}',
+		'PATCH /v1/mails/{id}',
+		'POST /v1/mails/{id}/archive',
+	],
 	'mail.archive': ['POST /v1/mails/{id}/archive'],
 	'mail.discard': ['POST /v1/mails/{id}/discard'],
 	'mail.get': ['GET /v1/mails/{id}'],
@@ -44,7 +52,12 @@ const NODE_OPERATIONS = {
 	'mail.seedMailItem': ['POST /v1/sandbox/seed/mail'],
 	'mail.unarchive': ['POST /v1/mails/{id}/unarchive'],
 	'mail.undiscard': ['POST /v1/mails/{id}/undiscard'],
-	'mail.update': ['PATCH /v1/mails/{id}', 'GET /v1/folders', 'POST /v1/folders', 'DELETE /v1/folders/{id}'],
+	'mail.update': [
+		'PATCH /v1/mails/{id}',
+		'GET /v1/folders',
+		'POST /v1/folders',
+		'DELETE /v1/folders/{id}',
+	],
 	'scan.cancel': ['POST /v1/scans/{id}/cancel'],
 	'scan.complete': ['POST /v1/sandbox/scans/{id}/complete'],
 	'scan.create': ['POST /v1/scans'],
@@ -64,7 +77,8 @@ function nodeOperations() {
 		const dir = path.join(ACTIONS, resource);
 		if (!fs.statSync(dir).isDirectory()) continue;
 		const file = fs.readdirSync(dir).find((f) => f.endsWith('.resource.js'));
-		for (const operation of Object.keys(require(path.join(dir, file)).operations)) found.push(`${resource}.${operation}`);
+		for (const operation of Object.keys(require(path.join(dir, file)).operations))
+			found.push(`${resource}.${operation}`);
 	}
 	return found.sort();
 }
@@ -76,7 +90,7 @@ describe('coverage: no operation without its SDK shapes', () => {
 			for (const key of keys) expect(OPERATIONS[key], `${operation} → ${key}`).toBeDefined();
 		}
 	});
-	test('together the node\'s operations cover every operation of the SDK', () => {
+	test("together the node's operations cover every operation of the SDK", () => {
 		const used = new Set(Object.values(NODE_OPERATIONS).flat());
 		expect(Object.keys(OPERATIONS).filter((key) => !used.has(key))).toEqual([]);
 	});
@@ -86,7 +100,10 @@ describe('coverage: no operation without its SDK shapes', () => {
 		try {
 			for (const key of Object.keys(OPERATIONS)) {
 				const [method, template] = key.split(' ');
-				const response = await fetch(`${sim.url}${template.replace('{id}', 'x-1')}`, { method, headers: { authorization: `Bearer ${sim.apiKey}`, 'x-conformance': 'off' } });
+				const response = await fetch(`${sim.url}${template.replace('{id}', 'x-1')}`, {
+					method,
+					headers: { authorization: `Bearer ${sim.apiKey}`, 'x-conformance': 'off' },
+				});
 				// 404 "No endpoint" means no route; any other answer (even 404 for the id) means one.
 				const body = response.status === 204 ? undefined : await response.json();
 				expect(body?.detail ?? '', key).not.toMatch(/^No endpoint|is not supported on/);
@@ -100,27 +117,95 @@ describe('coverage: no operation without its SDK shapes', () => {
 
 describe('the check finds what differs from the SDK', () => {
 	test('requests: unknown and bracketed query names, comma lists, repeated single values, body fields', () => {
-		expect(requestProblems({ method: 'GET', path: '/v1/scans', query: { status: ['completed', 'in_process'], type: ['open'], sort: ['oldest'], scanned: ['week'], mail_id: ['1'], search: ['x'], limit: ['100'] } })).toEqual([]);
-		expect(requestProblems({ method: 'GET', path: '/v1/scans', query: { 'status[]': ['completed'] } }).join()).toMatch(/without brackets/);
-		expect(requestProblems({ method: 'GET', path: '/v1/mails', query: { status: ['inbox,archived'] } }).join()).toMatch(/status=inbox,archived/);
-		expect(requestProblems({ method: 'GET', path: '/v1/mails', query: { sort: ['newest', 'oldest'] } }).join()).toMatch(/takes one value/);
-		expect(requestProblems({ method: 'GET', path: '/v1/addresses/default', query: {} }).join()).toMatch(/"type" is required/);
-		expect(requestProblems({ method: 'PATCH', path: '/v1/addresses/abc', body: { type: 'deposit' } })).toEqual([]);
-		expect(requestProblems({ method: 'PATCH', path: '/v1/mails/1', body: '{"is_read":true,"folder":"1"}' }).join()).toMatch(/folder/);
-		expect(requestProblems({ method: 'POST', path: '/v1/scans/abc/cancel', body: { reason: 'x' } }).join()).toMatch(/sends no body/);
+		expect(
+			requestProblems({
+				method: 'GET',
+				path: '/v1/scans',
+				query: {
+					status: ['completed', 'in_process'],
+					type: ['open'],
+					sort: ['oldest'],
+					scanned: ['week'],
+					mail_id: ['1'],
+					search: ['x'],
+					limit: ['100'],
+				},
+			}),
+		).toEqual([]);
+		expect(
+			requestProblems({
+				method: 'GET',
+				path: '/v1/scans',
+				query: { 'status[]': ['completed'] },
+			}).join(),
+		).toMatch(/without brackets/);
+		expect(
+			requestProblems({
+				method: 'GET',
+				path: '/v1/mails',
+				query: { status: ['inbox,archived'] },
+			}).join(),
+		).toMatch(/status=inbox,archived/);
+		expect(
+			requestProblems({
+				method: 'GET',
+				path: '/v1/mails',
+				query: { sort: ['newest', 'oldest'] },
+			}).join(),
+		).toMatch(/takes one value/);
+		expect(
+			requestProblems({ method: 'GET', path: '/v1/addresses/default', query: {} }).join(),
+		).toMatch(/"type" is required/);
+		expect(
+			requestProblems({ method: 'PATCH', path: '/v1/addresses/abc', body: { type: 'deposit' } }),
+		).toEqual([]);
+		expect(
+			requestProblems({
+				method: 'PATCH',
+				path: '/v1/mails/1',
+				body: '{"is_read":true,"folder":"1"}',
+			}).join(),
+		).toMatch(/folder/);
+		expect(
+			requestProblems({
+				method: 'POST',
+				path: '/v1/scans/abc/cancel',
+				body: { reason: 'x' },
+			}).join(),
+		).toMatch(/sends no body/);
 		expect(requestProblems({ method: 'POST', path: '/v1/scans/abc/cancel', body: {} })).toEqual([]);
-		expect(requestProblems({ method: 'POST', path: '/v1/sandbox/seed/mail', body: { mail_type: 'large_letter' } }).join()).toMatch(/mail_type/);
-		expect(requestProblems({ method: 'PUT', path: '/v1/mails/1' }).join()).toMatch(/no operation of the SDK/);
+		expect(
+			requestProblems({
+				method: 'POST',
+				path: '/v1/sandbox/seed/mail',
+				body: { mail_type: 'large_letter' },
+			}).join(),
+		).toMatch(/mail_type/);
+		expect(requestProblems({ method: 'PUT', path: '/v1/mails/1' }).join()).toMatch(
+			/no operation of the SDK/,
+		);
 	});
 	test('answers: a missing required field, a field the SDK does not declare, the wrong container, content where there is none', () => {
 		const { is_expedited: _missing, ...withoutRequired } = F.scan(1);
 		expect(answerProblems('GET', '/v1/scans/x', 200, F.scan(1))).toEqual([]);
-		expect(answerProblems('GET', '/v1/scans/x', 200, withoutRequired).join()).toMatch(/is_expedited/);
-		expect(answerProblems('GET', '/v1/shipments', 200, { data: [F.shipment(1)], next_cursor: null, total_count: 1 }).join()).toMatch(/Unrecognized key.*mail_items/);
+		expect(answerProblems('GET', '/v1/scans/x', 200, withoutRequired).join()).toMatch(
+			/is_expedited/,
+		);
+		expect(
+			answerProblems('GET', '/v1/shipments', 200, {
+				data: [F.shipment(1)],
+				next_cursor: null,
+				total_count: 1,
+			}).join(),
+		).toMatch(/Unrecognized key.*mail_items/);
 		expect(answerProblems('GET', '/v1/folders', 200, [F.folder(1)]).join()).toMatch(/object/);
 		expect(answerProblems('DELETE', '/v1/folders/1', 204, undefined)).toEqual([]);
-		expect(answerProblems('DELETE', '/v1/folders/1', 200, F.folder(1)).join()).toMatch(/no content/);
-		expect(answerProblems('GET', '/v1/mails/1', 404, { title: 'Not found' }).join()).toMatch(/problem details/);
+		expect(answerProblems('DELETE', '/v1/folders/1', 200, F.folder(1)).join()).toMatch(
+			/no content/,
+		);
+		expect(answerProblems('GET', '/v1/mails/1', 404, { title: 'Not found' }).join()).toMatch(
+			/problem details/,
+		);
 	});
 	describe('the simulator records a wrong answer or request for the running test to fail', () => {
 		let sim;
@@ -135,26 +220,45 @@ describe('the check finds what differs from the SDK', () => {
 		test('an answer missing a required field, and a request with a bracketed list', async () => {
 			const scan = sim.db.scans[0];
 			delete scan.created_at;
-			await fetch(`${sim.url}/v1/scans/${scan.id}`, { headers: { authorization: `Bearer ${sim.apiKey}` } });
-			await fetch(`${sim.url}/v1/mails?status%5B%5D=inbox`, { headers: { authorization: `Bearer ${sim.apiKey}` } });
+			await fetch(`${sim.url}/v1/scans/${scan.id}`, {
+				headers: { authorization: `Bearer ${sim.apiKey}` },
+			});
+			await fetch(`${sim.url}/v1/mails?status%5B%5D=inbox`, {
+				headers: { authorization: `Bearer ${sim.apiKey}` },
+			});
 			const violations = takeViolations();
 			expect(violations.join('\n')).toMatch(/simulator answer to GET \/v1\/scans\/.*created_at/);
-			expect(violations.join('\n')).toMatch(/request GET \/v1\/mails\?status%5B%5D=inbox.*without brackets/);
+			expect(violations.join('\n')).toMatch(
+				/request GET \/v1\/mails\?status%5B%5D=inbox.*without brackets/,
+			);
 		});
 	});
 });
 
 describe('request bodies: a field the SDK does not declare, inside a nested object', () => {
 	test('POST /v1/sandbox/seed/mail with measurement.unit is flagged', () => {
-		const body = { mail_type: 'LETTER', measurement: { width: 9, height: 4, length: 0.2, unit: 'in' } };
-		expect(requestProblems({ method: 'POST', path: '/v1/sandbox/seed/mail', body }).join('\n')).toMatch(/unit/);
+		const body = {
+			mail_type: 'LETTER',
+			measurement: { width: 9, height: 4, length: 0.2, unit: 'in' },
+		};
+		expect(
+			requestProblems({ method: 'POST', path: '/v1/sandbox/seed/mail', body }).join('\n'),
+		).toMatch(/unit/);
 	});
 	test('(control) the same field at the top level is flagged', () => {
-		expect(requestProblems({ method: 'POST', path: '/v1/sandbox/seed/mail', body: { mail_type: 'LETTER', unit: 'in' } }).join('\n')).toMatch(/unit/);
+		expect(
+			requestProblems({
+				method: 'POST',
+				path: '/v1/sandbox/seed/mail',
+				body: { mail_type: 'LETTER', unit: 'in' },
+			}).join('\n'),
+		).toMatch(/unit/);
 	});
 });
 
-test('the node\'s seed mail types are the SDK\'s (the node keeps its own copy)', () => {
-	const { SEED_MAIL_TYPES: nodeTypes } = require(path.resolve(import.meta.dirname, '../../dist/nodes/shared/constants.js'));
+test("the node's seed mail types are the SDK's (the node keeps its own copy)", () => {
+	const { SEED_MAIL_TYPES: nodeTypes } = require(
+		path.resolve(import.meta.dirname, '../../dist/nodes/shared/constants.js'),
+	);
 	expect([...nodeTypes]).toEqual(SEED_MAIL_TYPES);
 });

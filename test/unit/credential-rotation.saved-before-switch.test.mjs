@@ -20,7 +20,14 @@ beforeEach(() => {
 /** The credential as n8n's CredentialsHelper gives it to a node: defaults filled, hidden fields dropped. */
 async function asN8nGivesIt(saved) {
 	const loader = await loadPackage();
-	return NodeHelpers.getNodeParameters(loader.credentialTypes.virtualMailboxApi.type.properties, saved, true, false, null, null);
+	return NodeHelpers.getNodeParameters(
+		loader.credentialTypes.virtualMailboxApi.type.properties,
+		saved,
+		true,
+		false,
+		null,
+		null,
+	);
 }
 
 const deliverSignedWithPrevious = async (credentials, id) =>
@@ -32,7 +39,10 @@ const deliverSignedWithPrevious = async (credentials, id) =>
 	});
 
 test('a credential saved with a Previous Webhook Secret but no rotation switch value accepts the previous secret once Rotating is turned on (n8n drops the hidden field until then)', async () => {
-	const { webhookRotation: _none, ...saved } = { ...DEFAULT_CREDENTIALS, previousWebhookSecret: PREVIOUS };
+	const { webhookRotation: _none, ...saved } = {
+		...DEFAULT_CREDENTIALS,
+		previousWebhookSecret: PREVIOUS,
+	};
 	expect('webhookRotation' in saved).toBe(false);
 	const given = await asN8nGivesIt(saved);
 	expect(given.webhookRotation).toBe(false);

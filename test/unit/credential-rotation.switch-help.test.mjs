@@ -7,7 +7,9 @@ import { loadPackage } from '../harness/n8n-core-harness.mjs';
 
 test('the rotation switch says under it what it does and when to turn it off, not only on hover', async () => {
 	const loader = await loadPackage();
-	const switchField = loader.credentialTypes.virtualMailboxApi.type.properties.find((p) => p.name === 'webhookRotation');
+	const switchField = loader.credentialTypes.virtualMailboxApi.type.properties.find(
+		(p) => p.name === 'webhookRotation',
+	);
 	expect(switchField).toBeDefined();
 	expect(switchField.hint ?? '').toMatch(/Reset Secret/);
 	expect(switchField.hint ?? '').toMatch(/off/);

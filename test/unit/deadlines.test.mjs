@@ -6,7 +6,13 @@ import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
 import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, dist, runNode, runPoll, runWebhook } from '../harness/n8n-core-harness.mjs';
+import {
+	DEFAULT_CREDENTIALS,
+	dist,
+	runNode,
+	runPoll,
+	runWebhook,
+} from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
@@ -43,12 +49,17 @@ async function startDribblingFront(upstream) {
 			// ?fail503=1: the first request for this path is answered 503 at once, the retry dribbles.
 			if (url.searchParams.get('fail503') === '1' && !failedOnce.has(url.pathname)) {
 				failedOnce.add(url.pathname);
-				res.writeHead(503, { 'content-type': 'application/json' }).end('{"title":"Service Unavailable","status":503}');
+				res
+					.writeHead(503, { 'content-type': 'application/json' })
+					.end('{"title":"Service Unavailable","status":503}');
 				return;
 			}
 			const transfer = { sent: 0, closedByClient: false, done: false };
 			transfers.push(transfer);
-			res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(DRIBBLE_BYTES) });
+			res.writeHead(200, {
+				'content-type': 'application/pdf',
+				'content-length': String(DRIBBLE_BYTES),
+			});
 			res.on('close', () => {
 				if (!transfer.done) transfer.closedByClient = true;
 				transfer.done = true;
@@ -67,12 +78,26 @@ async function startDribblingFront(upstream) {
 		// API requests go to the simulator; its links are rewritten to point here.
 		const chunks = [];
 		for await (const chunk of req) chunks.push(chunk);
-		const answer = await fetch(`${upstream}${req.url}`, { method: req.method, headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, body: chunks.length ? Buffer.concat(chunks) : undefined });
+		const answer = await fetch(`${upstream}${req.url}`, {
+			method: req.method,
+			headers: {
+				authorization: req.headers.authorization ?? '',
+				'content-type': 'application/json',
+			},
+			body: chunks.length ? Buffer.concat(chunks) : undefined,
+		});
 		const text = (await answer.text()).replaceAll(upstream, front.url);
-		res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+		res
+			.writeHead(answer.status, {
+				'content-type': answer.headers.get('content-type') ?? 'application/json',
+			})
+			.end(text);
 	});
 	await new Promise((r) => server.listen(0, '127.0.0.1', r));
-	return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.closeAllConnections() || server.close(r)) };
+	return {
+		url: `http://127.0.0.1:${server.address().port}`,
+		close: () => new Promise((r) => server.closeAllConnections() || server.close(r)),
+	};
 }
 
 beforeAll(async () => {
@@ -92,10 +117,14 @@ beforeEach(() => {
 	transfers.length = 0;
 });
 
-const control = (path, body) => fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
+const control = (path, body) =>
+	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
+		(r) => r.json(),
+	);
 /** Until the last file transfer has ended (closed by us, or all bytes sent). */
 async function transferEnded() {
-	for (let i = 0; i < 100 && !(transfers.at(-1)?.done ?? false); i++) await new Promise((r) => setTimeout(r, 100));
+	for (let i = 0; i < 100 && !(transfers.at(-1)?.done ?? false); i++)
+		await new Promise((r) => setTimeout(r, 100));
 	return transfers.at(-1);
 }
 /** The transfer was cut: the host had not sent everything when the connection closed. */
@@ -111,7 +140,15 @@ describe('a download ends at its deadline, however the host sends', () => {
 		const mail = (await control('/mail', { sender_name: 'Slow host' })).mail;
 		const scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
 		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
-		const { error, items } = await runNode({ parameters: { resource: 'scan', operation: 'download', scanId: scan.id, binaryPropertyName: 'data' }, credentials });
+		const { error, items } = await runNode({
+			parameters: {
+				resource: 'scan',
+				operation: 'download',
+				scanId: scan.id,
+				binaryPropertyName: 'data',
+			},
+			credentials,
+		});
 		expect(items).toHaveLength(0);
 		expect(error?.message).toBe('The file was not downloaded: it did not finish within 1 s');
 		await expectCut();
@@ -119,16 +156,28 @@ describe('a download ends at its deadline, however the host sends', () => {
 
 	test('redirects count: three hops of 400 ms each, then the body, exceed a 1 s deadline', async () => {
 		const link = `${front.url}/files/envelopes/slow.pdf?hops=3&hopDelayMs=400`;
-		const run = await runWebhook({ parameters: { events: ['new-mail'], options: { downloadFile: true } }, request: request({ ...payloads['new-mail'], id: 424242, image_url: link }), credentials, workflowId: `wf-deadline-${Math.random()}` });
+		const run = await runWebhook({
+			parameters: { events: ['new-mail'], options: { downloadFile: true } },
+			request: request({ ...payloads['new-mail'], id: 424242, image_url: link }),
+			credentials,
+			workflowId: `wf-deadline-${Math.random()}`,
+		});
 		const [item] = run.result.workflowData[0];
-		expect(item.json.download_error).toBe('The file was not downloaded: it did not finish within 1 s');
+		expect(item.json.download_error).toBe(
+			'The file was not downloaded: it did not finish within 1 s',
+		);
 		expect(item.binary).toBeUndefined();
 	});
 
 	test('webhook trigger: the download it answered without is stopped, not left running in the background', async () => {
 		Object.assign(retryPolicy, { downloadTimeoutMs: 60_000, answerWithinMs: 500 });
 		const link = `${front.url}/files/envelopes/background.pdf`;
-		const run = await runWebhook({ parameters: { events: ['new-mail'], options: { downloadFile: true } }, request: request({ ...payloads['new-mail'], id: 434343, image_url: link }), credentials, workflowId: `wf-deadline-${Math.random()}` });
+		const run = await runWebhook({
+			parameters: { events: ['new-mail'], options: { downloadFile: true } },
+			request: request({ ...payloads['new-mail'], id: 434343, image_url: link }),
+			credentials,
+			workflowId: `wf-deadline-${Math.random()}`,
+		});
 		const [item] = run.result.workflowData[0];
 		expect(item.json.enrichment_error).toMatch(/did not finish within 0.5 s/);
 		await expectCut();
@@ -139,36 +188,59 @@ describe('a download ends at its deadline, however the host sends', () => {
 		const first = await runPoll({ parameters, credentials });
 		await control('/mail', { sender_name: 'Dribble' });
 		// The simulator's envelope links are served by the dribbling front (rewritten), so the download dribbles.
-		const { result } = await runPoll({ parameters, credentials, staticData: JSON.parse(JSON.stringify(first.staticData)) });
+		const { result } = await runPoll({
+			parameters,
+			credentials,
+			staticData: JSON.parse(JSON.stringify(first.staticData)),
+		});
 		const [item] = result[0];
 		expect(item.json.sender_name).toBe('Dribble');
-		expect(item.json.download_error).toBe("Not downloaded: this poll's downloads did not finish within 1 s");
+		expect(item.json.download_error).toBe(
+			"Not downloaded: this poll's downloads did not finish within 1 s",
+		);
 		await expectCut();
 	});
 
 	test('retries count: a first attempt answered 503 at once, then a retry that dribbles, ends at the one 1 s deadline', async () => {
 		const link = `${front.url}/files/envelopes/retried-${Math.random()}.pdf?fail503=1`;
-		const run = await runWebhook({ parameters: { events: ['new-mail'], options: { downloadFile: true } }, request: request({ ...payloads['new-mail'], id: 454545, image_url: link }), credentials, workflowId: `wf-deadline-${Math.random()}` });
+		const run = await runWebhook({
+			parameters: { events: ['new-mail'], options: { downloadFile: true } },
+			request: request({ ...payloads['new-mail'], id: 454545, image_url: link }),
+			credentials,
+			workflowId: `wf-deadline-${Math.random()}`,
+		});
 		const [item] = run.result.workflowData[0];
 		// the 503 was served and retried: the retry is the one dribbling transfer, cut at the deadline
 		expect(failedOnce.has(new URL(link).pathname)).toBe(true);
 		expect(transfers).toHaveLength(1);
-		expect(item.json.download_error).toBe('The file was not downloaded: it did not finish within 1 s');
+		expect(item.json.download_error).toBe(
+			'The file was not downloaded: it did not finish within 1 s',
+		);
 		await expectCut();
 	});
 
-	test('poll trigger: one deadline for all of a poll\'s downloads, not one per item', async () => {
+	test("poll trigger: one deadline for all of a poll's downloads, not one per item", async () => {
 		// Not one 1 s deadline per item: with 4 items that would let the poll be
 		// held 4 s (4 × 120 s in production), every item's transfer started and cut in turn.
 		const parameters = { event: 'new-mail', filters: {}, options: { downloadFile: true } };
 		const first = await runPoll({ parameters, credentials });
 		for (let k = 0; k < 4; k++) await control('/mail', { sender_name: `Dribble ${k}` });
-		const { result } = await runPoll({ parameters, credentials, staticData: JSON.parse(JSON.stringify(first.staticData)) });
+		const { result } = await runPoll({
+			parameters,
+			credentials,
+			staticData: JSON.parse(JSON.stringify(first.staticData)),
+		});
 		expect(result[0]).toHaveLength(4);
-		expect(result[0].every((item) => /within 1 s/.test(item.json.download_error) && item.binary === undefined)).toBe(true);
+		expect(
+			result[0].every(
+				(item) => /within 1 s/.test(item.json.download_error) && item.binary === undefined,
+			),
+		).toBe(true);
 		// The items after the deadline are not downloaded at all (the one running at the deadline may
 		// race it by a tick): at most 2 transfers began, and every one was closed by us mid-body.
-		expect(result[0].at(-1).json.download_error).toBe("Not downloaded: this poll's downloads did not finish within 1 s");
+		expect(result[0].at(-1).json.download_error).toBe(
+			"Not downloaded: this poll's downloads did not finish within 1 s",
+		);
 		expect(transfers.length).toBeGreaterThanOrEqual(1);
 		expect(transfers.length).toBeLessThanOrEqual(2);
 		await transferEnded();
@@ -183,7 +255,10 @@ describe('an API request ends at its deadline, however the server sends', () => 
 			const transfer = { sent: 0, closedByClient: false, done: false };
 			transfers.push(transfer);
 			const body = JSON.stringify({ id: 1, pad: 'x'.repeat(DRIBBLE_BYTES) });
-			res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+			res.writeHead(200, {
+				'content-type': 'application/json',
+				'content-length': String(body.length),
+			});
 			res.on('close', () => {
 				if (!transfer.done) transfer.closedByClient = true;
 				transfer.done = true;
@@ -202,8 +277,13 @@ describe('an API request ends at its deadline, however the server sends', () => 
 		});
 		await new Promise((r) => slowApi.listen(0, '127.0.0.1', r));
 		try {
-			const { error } = await runNode({ parameters: { resource: 'account', operation: 'get' }, credentials: { ...credentials, baseUrl: `http://127.0.0.1:${slowApi.address().port}` } });
-			expect(error?.message).toMatch(/Could not reach the Virtual Mailbox API \(GET \/v1\/account\): no complete answer within 1 s/);
+			const { error } = await runNode({
+				parameters: { resource: 'account', operation: 'get' },
+				credentials: { ...credentials, baseUrl: `http://127.0.0.1:${slowApi.address().port}` },
+			});
+			expect(error?.message).toMatch(
+				/Could not reach the Virtual Mailbox API \(GET \/v1\/account\): no complete answer within 1 s/,
+			);
 			expect(transfers).toHaveLength(2);
 			await transferEnded();
 			expect(transfers.every((t) => t.closedByClient && t.sent < DRIBBLE_BYTES)).toBe(true);

@@ -32,8 +32,16 @@ async function sessionLogsPackageSample(home) {
 	const sim = await startSimulator(devSimulatorOptions(home));
 	try {
 		const sample = DEV_SAMPLES.find((s) => s.body.mail_type === 'package');
-		const { mail } = await (await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify(sample.body) })).json();
-		return { mail, payload: new WebhookSender(sim.mailbox, sim.webhookSecret).payload('new-mail', sim.mailbox.mailById(mail.id)) };
+		const { mail } = await (
+			await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify(sample.body) })
+		).json();
+		return {
+			mail,
+			payload: new WebhookSender(sim.mailbox, sim.webhookSecret).payload(
+				'new-mail',
+				sim.mailbox.mailById(mail.id),
+			),
+		};
 	} finally {
 		await sim.close();
 	}
@@ -44,7 +52,14 @@ test('the package sample logged after npm run dev restarts reaches the published
 	// n8n's saved state of the published workflow, kept across runs.
 	const staticData = {};
 	const deliver = async (payload, executionId) =>
-		await runDelivery({ parameters: { events: ['new-mail'], options: {} }, request: request(payload), staticData, workflowId: 'wf-package-alert', executionId, typeVersion: 2 });
+		await runDelivery({
+			parameters: { events: ['new-mail'], options: {} },
+			request: request(payload),
+			staticData,
+			workflowId: 'wf-package-alert',
+			executionId,
+			typeVersion: 2,
+		});
 
 	const home = devHome();
 	const first = await sessionLogsPackageSample(home);
@@ -54,14 +69,24 @@ test('the package sample logged after npm run dev restarts reaches the published
 	expect((await deliver(first.payload, '1')).items).toHaveLength(1);
 	recentDeliveries.clear();
 	const again = await deliver(second.payload, '2');
-	expect(again.result.webhookResponse?.ignored, `mail ${second.mail.id} of the second session`).toBeUndefined();
+	expect(
+		again.result.webhookResponse?.ignored,
+		`mail ${second.mail.id} of the second session`,
+	).toBeUndefined();
 	expect(again.items).toHaveLength(1);
 });
 
 test("the package sample logged after a restart runs even where n8n did not keep the webhook's static data (its deduplication store decides)", async () => {
 	nock.enableNetConnect('127.0.0.1');
 	const deliver = async (payload, executionId) =>
-		await runDelivery({ parameters: { events: ['new-mail'], options: {} }, request: request(payload), staticData: {}, workflowId: 'wf-package-alert-store', executionId, typeVersion: 2 });
+		await runDelivery({
+			parameters: { events: ['new-mail'], options: {} },
+			request: request(payload),
+			staticData: {},
+			workflowId: 'wf-package-alert-store',
+			executionId,
+			typeVersion: 2,
+		});
 	const home = devHome();
 	const first = await sessionLogsPackageSample(home);
 	const second = await sessionLogsPackageSample(home);
@@ -78,8 +103,16 @@ test('scans requested, and seeded scans completed, after npm run dev restarts ha
 		try {
 			const letter = sim.mailbox.db.mails.find((m) => m.mail_type === 'letter' && !m.scan);
 			const requested = sim.mailbox.createScan(letter, 'SCAN_REQUEST');
-			const seededInProcess = sim.mailbox.db.scans.find((s) => s.status === 'IN_PROCESS' && s.id !== requested.id);
-			return { letter: letter.id, requested: requested.id, seeded: seededInProcess.mail_id, seededScan: seededInProcess.id, mails: sim.mailbox.db.mails.map((m) => `${m.id} ${m.sender_name} ${m.mail_type}`) };
+			const seededInProcess = sim.mailbox.db.scans.find(
+				(s) => s.status === 'IN_PROCESS' && s.id !== requested.id,
+			);
+			return {
+				letter: letter.id,
+				requested: requested.id,
+				seeded: seededInProcess.mail_id,
+				seededScan: seededInProcess.id,
+				mails: sim.mailbox.db.mails.map((m) => `${m.id} ${m.sender_name} ${m.mail_type}`),
+			};
 		} finally {
 			await sim.close();
 		}
@@ -99,7 +132,17 @@ test('the simulator the tests start (no session) keeps its seeded ids', async ()
 	const b = await startSimulator({ count: 50, seed: 42 });
 	try {
 		expect(b.mailbox.db.scans.map((s) => s.id)).toEqual(a.mailbox.db.scans.map((s) => s.id));
-		expect(b.mailbox.createScan(b.mailbox.db.mails.find((m) => m.mail_type === 'letter'), 'SCAN_REQUEST').id).toBe(a.mailbox.createScan(a.mailbox.db.mails.find((m) => m.mail_type === 'letter'), 'SCAN_REQUEST').id);
+		expect(
+			b.mailbox.createScan(
+				b.mailbox.db.mails.find((m) => m.mail_type === 'letter'),
+				'SCAN_REQUEST',
+			).id,
+		).toBe(
+			a.mailbox.createScan(
+				a.mailbox.db.mails.find((m) => m.mail_type === 'letter'),
+				'SCAN_REQUEST',
+			).id,
+		);
 		expect(b.mailbox.addMail().id).toBe(a.mailbox.addMail().id);
 	} finally {
 		await a.close();

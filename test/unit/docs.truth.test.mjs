@@ -9,7 +9,9 @@ import { UNPUBLISHED_IN_DEV } from '../e2e/examples.mjs';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file) => readFileSync(path.join(ROOT, file), 'utf8');
 // contract.md is where changes before the first release are stated (the guide asks for it there).
-const DOCS = readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'contract.md').map((f) => `docs/${f}`);
+const DOCS = readdirSync(path.join(ROOT, 'docs'))
+	.filter((f) => f.endsWith('.md') && f !== 'contract.md')
+	.map((f) => `docs/${f}`);
 
 describe('docs say what is, not what was', () => {
 	for (const file of DOCS) {
@@ -17,7 +19,11 @@ describe('docs say what is, not what was', () => {
 			const found = read(file)
 				.split('\n')
 				.map((line, i) => [i + 1, line])
-				.filter(([, line]) => /\bissue #?\d+|\breview\b|\bround [a-e]\b|\brow \d+\b|before the lock|\b[0-9a-f]{7,12}\b(?![-\w])|^\| (before|now):/i.test(line))
+				.filter(([, line]) =>
+					/\bissue #?\d+|\breview\b|\bround [a-e]\b|\brow \d+\b|before the lock|\b[0-9a-f]{7,12}\b(?![-\w])|^\| (before|now):/i.test(
+						line,
+					),
+				)
 				.map(([n, line]) => `${file}:${n}: ${line.slice(0, 100)}`);
 			expect(found).toEqual([]);
 		});
@@ -31,10 +37,17 @@ describe('docs/claims.md names tests that exist', () => {
 		const inFile = (source, title) => {
 			if (source.includes(title)) return true;
 			// The model test's kinds, cited as "burst:, stop:": each is a kind of that file.
-			if (/^([\w-]+:,?\s*)+$/.test(title)) return title.split(/,\s*/).every((kind) => source.includes(`kind: '${kind.replace(/:$/, '')}'`));
+			if (/^([\w-]+:,?\s*)+$/.test(title))
+				return title
+					.split(/,\s*/)
+					.every((kind) => source.includes(`kind: '${kind.replace(/:$/, '')}'`));
 			const stretch = title.split(/[\d,.]*\d[\d,.]*/).sort((a, b) => b.length - a.length)[0];
 			// A short stretch must sit next to a template part: "10000 items:" is `${count} items:`.
-			return (stretch.trim().length >= 15 && source.includes(stretch.trim())) || source.includes(`}${stretch}`) || source.includes(`${stretch}\${`);
+			return (
+				(stretch.trim().length >= 15 && source.includes(stretch.trim())) ||
+				source.includes(`}${stretch}`) ||
+				source.includes(`${stretch}\${`)
+			);
 		};
 		const missing = [];
 		let section = '';
@@ -43,15 +56,23 @@ describe('docs/claims.md names tests that exist', () => {
 			if (!line.startsWith('| ') || line.startsWith('| claim')) continue;
 			// The scaling section says: all in test/queue/queue.test.mjs unless named otherwise.
 			let file = section.startsWith('## Scaling') ? 'test/queue/queue.test.mjs' : undefined;
-			const tests = line.split(/(?<!\\)\|/).slice(2, -1).join('|');
+			const tests = line
+				.split(/(?<!\\)\|/)
+				.slice(2, -1)
+				.join('|');
 			for (const segment of tests.split(/;\s*/)) {
 				const named = segment.match(/`((?:test|bench)\/[^`]+\.m?js)`/);
 				if (named) file = named[1];
 				for (const part of segment.split('›').slice(1)) {
 					// A title up to its first template part or ellipsis, without a trailing note in parentheses.
-					const title = part.replace(/\s*\((?:`[^`]*`|[^)]*)\)\s*$/, '').split(/\$\{|…/)[0].trim().slice(0, 60);
+					const title = part
+						.replace(/\s*\((?:`[^`]*`|[^)]*)\)\s*$/, '')
+						.split(/\$\{|…/)[0]
+						.trim()
+						.slice(0, 60);
 					if (!title) continue;
-					if (!file || !existsSync(path.join(ROOT, file))) missing.push(`${file} (no such file): ${title}`);
+					if (!file || !existsSync(path.join(ROOT, file)))
+						missing.push(`${file} (no such file): ${title}`);
 					else if (!inFile(unescape(read(file)), title)) missing.push(`${file}: ${title}`);
 				}
 			}

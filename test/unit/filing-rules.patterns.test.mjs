@@ -5,7 +5,12 @@ import { describe, expect, test } from 'vitest';
 import { dist } from '../harness/n8n-core-harness.mjs';
 
 const R = dist('nodes/VirtualMailbox/actions/mail/filingRules.js');
-const pattern = (value) => ({ field: 'sender', comparison: 'matchesPattern', value, folder: { __rl: true, mode: 'name', value: 'Taxes' } });
+const pattern = (value) => ({
+	field: 'sender',
+	comparison: 'matchesPattern',
+	value,
+	folder: { __rl: true, mode: 'name', value: 'Taxes' },
+});
 const first = (value, sender) => {
 	const decision = R.decide(R.parseRules({ rule: [pattern(value)] }), { sender });
 	return decision.kind === 'matched' ? decision.rule.position : decision.kind;
@@ -23,7 +28,7 @@ describe('Matches a Pattern takes the regular expressions JavaScript takes', () 
 		expect(first('^Invoice {', 'Invoice {2291}')).toBe(1);
 	});
 
-	test('a pattern written between slashes with flags, as n8n\'s Switch takes it, matches instead of never matching', () => {
+	test("a pattern written between slashes with flags, as n8n's Switch takes it, matches instead of never matching", () => {
 		// n8n's own "matches regex" comparison reads /pattern/flags; here it would look for the slashes.
 		expect(first('/^irs/i', 'IRS Ogden')).toBe(1);
 		expect(first('/ogden$/', 'IRS Ogden')).toBe(1);
@@ -41,9 +46,15 @@ describe('a pattern that backtracks without end', () => {
 			const rules = R.parseRules({ rule: [{ field: 'sender', comparison: 'matchesPattern', value: '^(a+)+$', folder: { __rl: true, mode: 'name', value: 'A' } }] });
 			try { console.log(JSON.stringify(R.decide(rules, { sender: 'a'.repeat(40) + '!' }).kind)); }
 			catch (error) { console.log(JSON.stringify(String(error.message))); }`;
-		const child = spawnSync(process.execPath, ['-e', script], { timeout: 20_000, encoding: 'utf8' });
+		const child = spawnSync(process.execPath, ['-e', script], {
+			timeout: 20_000,
+			encoding: 'utf8',
+		});
 		// n8n's own regex comparisons stop such a pattern after 250 ms (n8n-workflow safeRegex).
-		expect(child.error?.code, 'the match was still running after 20 s: n8n would be blocked').toBeUndefined();
+		expect(
+			child.error?.code,
+			'the match was still running after 20 s: n8n would be blocked',
+		).toBeUndefined();
 		expect(JSON.parse(child.stdout.trim())).toMatch(/none|Rule 1/);
 	}, 30_000);
 });

@@ -16,20 +16,36 @@ export function filingRulesSimulator() {
 	const env = {
 		sim: undefined,
 		credentials: undefined,
-		control: async (url, body) => await (await fetch(`${env.sim.url}/_control${url}`, { method: 'POST', body: JSON.stringify(body ?? {}) })).json(),
+		control: async (url, body) =>
+			await (
+				await fetch(`${env.sim.url}/_control${url}`, {
+					method: 'POST',
+					body: JSON.stringify(body ?? {}),
+				})
+			).json(),
 		add: (fields) => env.sim.mailbox.addMail(fields),
 		calls: () => env.sim.requests.map((r) => `${r.method} ${r.path}`),
 		/** The webhook trigger's item for a new-mail delivery of this mail item. */
 		webhookItem: async (mailId, typeVersion = 2) => {
 			const { payload } = await env.control('/deliver', { event: 'new-mail', id: mailId });
-			const { result } = await runWebhook({ parameters: { events: ['new-mail'], options: {} }, request: request(payload, { secret: env.sim.webhookSecret }), credentials: env.credentials, typeVersion });
+			const { result } = await runWebhook({
+				parameters: { events: ['new-mail'], options: {} },
+				request: request(payload, { secret: env.sim.webhookSecret }),
+				credentials: env.credentials,
+				typeVersion,
+			});
 			return result.workflowData[0][0].json;
 		},
 	};
 	beforeAll(async () => {
 		nock.restore();
 		env.sim = await startSimulator(MAILBOX);
-		env.credentials = { ...DEFAULT_CREDENTIALS, baseUrl: env.sim.url, apiKey: env.sim.apiKey, webhookSecret: env.sim.webhookSecret };
+		env.credentials = {
+			...DEFAULT_CREDENTIALS,
+			baseUrl: env.sim.url,
+			apiKey: env.sim.apiKey,
+			webhookSecret: env.sim.webhookSecret,
+		};
 	});
 	afterAll(async () => {
 		await env.sim?.close();

@@ -30,7 +30,11 @@ const listFailsAfterCreation = () => {
 	let created = false;
 	sim.settings.onRequest = async (record) => {
 		if (record.method === 'POST' && record.path === '/v1/folders') created = true;
-		else if (created && record.method === 'GET' && record.path === '/v1/folders') await fetch(`${sim.url}/_control/faults`, { method: 'POST', body: JSON.stringify({ path: '/v1/folders', method: 'GET', status: 503, count: 1 }) });
+		else if (created && record.method === 'GET' && record.path === '/v1/folders')
+			await fetch(`${sim.url}/_control/faults`, {
+				method: 'POST',
+				body: JSON.stringify({ path: '/v1/folders', method: 'GET', status: 503, count: 1 }),
+			});
 	};
 };
 
@@ -39,26 +43,48 @@ describe('a folder created by an execution whose look for a twin failed', () => 
 		const ids = sim.db.mails.slice(0, 3).map((m) => m.id);
 		listFailsAfterCreation();
 		const { items } = await runNode({
-			parameters: { resource: 'mail', operation: 'update', mailId: '={{ $json.id }}', updateFields: { folderId: byName('Utilities') }, options: {} },
+			parameters: {
+				resource: 'mail',
+				operation: 'update',
+				mailId: '={{ $json.id }}',
+				updateFields: { folderId: byName('Utilities') },
+				options: {},
+			},
 			items: ids.map((id) => ({ id })),
 			credentials,
 			continueOnFail: true,
 		});
 		expect(items).toHaveLength(3);
-		expect(sim.db.folders.filter((f) => f.name === 'Utilities'), 'folders named "Utilities"').toHaveLength(1);
+		expect(
+			sim.db.folders.filter((f) => f.name === 'Utilities'),
+			'folders named "Utilities"',
+		).toHaveLength(1);
 	});
 
 	test('File by Rules with Continue On Fail: 3 items filed into a new folder by name create one folder, not three', async () => {
 		const ids = sim.db.mails.slice(0, 3).map((m) => m.id);
 		listFailsAfterCreation();
-		const rules = { rule: [{ field: 'anyText', comparison: 'matchesPattern', value: '.', folder: byName('Utilities') }] };
+		const rules = {
+			rule: [
+				{ field: 'anyText', comparison: 'matchesPattern', value: '.', folder: byName('Utilities') },
+			],
+		};
 		const { items } = await runNode({
 			parameters: { resource: 'mail', operation: 'applyRules', rules },
-			items: ids.map((id) => ({ id, sender_name: 'Utility Co', recipient_name: 'Ada', mail_type: 'letter', scan: null })),
+			items: ids.map((id) => ({
+				id,
+				sender_name: 'Utility Co',
+				recipient_name: 'Ada',
+				mail_type: 'letter',
+				scan: null,
+			})),
 			credentials,
 			continueOnFail: true,
 		});
 		expect(items).toHaveLength(3);
-		expect(sim.db.folders.filter((f) => f.name === 'Utilities'), 'folders named "Utilities"').toHaveLength(1);
+		expect(
+			sim.db.folders.filter((f) => f.name === 'Utilities'),
+			'folders named "Utilities"',
+		).toHaveLength(1);
 	});
 });

@@ -25,15 +25,36 @@ beforeEach(() => sim.reset({ count: 60, seed: 11 }));
 
 const byName = (value) => ({ __rl: true, mode: 'name', value });
 const run = (parameters, items) => runNode({ parameters, items, credentials });
-const file = (mailId, name, options = {}) => run({ resource: 'mail', operation: 'update', mailId, updateFields: { folderId: byName(name) }, options });
+const file = (mailId, name, options = {}) =>
+	run({
+		resource: 'mail',
+		operation: 'update',
+		mailId,
+		updateFields: { folderId: byName(name) },
+		options,
+	});
 const fileEach = (name, ids, options = {}) =>
-	run({ resource: 'mail', operation: 'update', mailId: '={{ $json.id }}', updateFields: { folderId: byName(name) }, options }, ids.map((id) => ({ id })));
+	run(
+		{
+			resource: 'mail',
+			operation: 'update',
+			mailId: '={{ $json.id }}',
+			updateFields: { folderId: byName(name) },
+			options,
+		},
+		ids.map((id) => ({ id })),
+	);
 const api = async (method, url, body) => {
-	const response = await fetch(`${sim.url}${url}`, { method, headers: { authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+	const response = await fetch(`${sim.url}${url}`, {
+		method,
+		headers: { authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json' },
+		body: body ? JSON.stringify(body) : undefined,
+	});
 	const text = await response.text();
 	return text ? JSON.parse(text) : undefined;
 };
-const requestsOf = (method, url) => sim.requests.filter((r) => r.method === method && r.path === url);
+const requestsOf = (method, url) =>
+	sim.requests.filter((r) => r.method === method && r.path === url);
 const mailIds = (n) => sim.db.mails.slice(0, n).map((m) => m.id);
 const mail = (id) => sim.db.mails.find((m) => m.id === id);
 
@@ -44,7 +65,9 @@ describe('a folder given by name is looked up again by every execution', () => {
 		expect((await file(first, 'Utilities', on)).error).toBeUndefined();
 		const created = sim.db.folders.find((f) => f.name === 'Utilities');
 		expect(mail(first).folder_id).toBe(created.id);
-		expect((await run({ resource: 'folder', operation: 'delete', folderId: byName('Utilities') })).error).toBeUndefined();
+		expect(
+			(await run({ resource: 'folder', operation: 'delete', folderId: byName('Utilities') })).error,
+		).toBeUndefined();
 		expect(sim.db.folders.some((f) => f.name === 'Utilities')).toBe(false);
 
 		const { error } = await file(second, 'Utilities', on);
@@ -100,7 +123,11 @@ describe('one execution reads the folder list once for all its items', () => {
 	test('executions filing into the same new name at the same moment settle on one folder', async () => {
 		sim.settings.latencyMs = 20;
 		const ids = mailIds(9);
-		const runs = await Promise.all([0, 1, 2].map((k) => fileEach('Receipts 2026', ids.slice(k * 3, k * 3 + 3), { createFolderIfMissing: true })));
+		const runs = await Promise.all(
+			[0, 1, 2].map((k) =>
+				fileEach('Receipts 2026', ids.slice(k * 3, k * 3 + 3), { createFolderIfMissing: true }),
+			),
+		);
 		expect(runs.map((r) => r.error)).toEqual([undefined, undefined, undefined]);
 		const folders = sim.db.folders.filter((f) => f.name === 'Receipts 2026');
 		expect(folders).toHaveLength(1);
@@ -121,7 +148,9 @@ describe('Create Folder If Missing', () => {
 		const [id] = mailIds(1);
 		const { error } = await file(id, 'Magazines', { createFolderIfMissing: false });
 		expect(error.message).toBe('No folder is named "Magazines"');
-		expect(error.description).toMatch(/^Existing folders: Bills, Taxes, .*Turn on "Create Folder If Missing" to create it\.$/);
+		expect(error.description).toMatch(
+			/^Existing folders: Bills, Taxes, .*Turn on "Create Folder If Missing" to create it\.$/,
+		);
 		expect(sim.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
 	});
 });
@@ -133,18 +162,47 @@ describe('a missing name fails with a message that fits the operation', () => {
 		expect(error.description).not.toMatch(/Create Folder If Missing/);
 		expect(error.description).toMatch(/Check the name, or pick the folder from the list\.$/);
 	};
-	test('Folder → Get', async () => withoutCreateHint((await run({ resource: 'folder', operation: 'get', folderId: byName('Nowhere') })).error));
-	test('Folder → Update', async () => withoutCreateHint((await run({ resource: 'folder', operation: 'update', folderId: byName('Nowhere'), updateFields: { name: 'Somewhere' } })).error));
+	test('Folder → Get', async () =>
+		withoutCreateHint(
+			(await run({ resource: 'folder', operation: 'get', folderId: byName('Nowhere') })).error,
+		));
+	test('Folder → Update', async () =>
+		withoutCreateHint(
+			(
+				await run({
+					resource: 'folder',
+					operation: 'update',
+					folderId: byName('Nowhere'),
+					updateFields: { name: 'Somewhere' },
+				})
+			).error,
+		));
 	test("Mail → Get Many's folder filter", async () =>
-		withoutCreateHint((await run({ resource: 'mail', operation: 'getAll', returnAll: false, limit: 5, filters: { folderId: byName('Nowhere') } })).error));
+		withoutCreateHint(
+			(
+				await run({
+					resource: 'mail',
+					operation: 'getAll',
+					returnAll: false,
+					limit: 5,
+					filters: { folderId: byName('Nowhere') },
+				})
+			).error,
+		));
 	test('Folder → Delete asks for the exact name', async () => {
-		const { error } = await run({ resource: 'folder', operation: 'delete', folderId: byName('Nowhere') });
+		const { error } = await run({
+			resource: 'folder',
+			operation: 'delete',
+			folderId: byName('Nowhere'),
+		});
 		expect(error.description).toMatch(/Deleting by name needs the exact name\.$/);
 	});
 });
 
 describe('the "file new mail by sender" example', () => {
-	const example = JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'examples', 'file-new-mail-by-sender.json'), 'utf8'));
+	const example = JSON.parse(
+		fs.readFileSync(path.join(ROOT_DIR, 'examples', 'file-new-mail-by-sender.json'), 'utf8'),
+	);
 	const node = example.nodes.find((n) => n.type === 'n8n-nodes-virtual-mailbox.virtualMailbox');
 	test('a delivery whose sender is empty is filed into "Unknown sender"', async () => {
 		const [id, other] = mailIds(2);

@@ -15,7 +15,10 @@ afterAll(async () => {
 	await sim?.close();
 });
 
-const subscribed = async () => (await (await fetch(`${sim.url}/_control/webhooks`)).json()).map((s) => `${s.event} ${s.url}`).sort();
+const subscribed = async () =>
+	(await (await fetch(`${sim.url}/_control/webhooks`)).json())
+		.map((s) => `${s.event} ${s.url}`)
+		.sort();
 const url = 'http://127.0.0.1:5678/webhook-test/3c9e/webhook';
 const activation = `2026-01-01T00:00:00.000Z | info | Virtual Mailbox Trigger active: register ${url} in the dashboard for new-mail, scan-update (one subscription per event).\n`;
 // Cut just after a space, the place where trimming a chunk's end would glue two words together.
@@ -46,7 +49,9 @@ test('a deactivation line split across two chunks still unsubscribes its URL', a
 	await fetch(`${sim.url}/_control/webhooks`, { method: 'DELETE' });
 	const follower = followTriggers(sim.url);
 	const production = 'http://127.0.0.1:5678/webhook/7d2f/webhook';
-	follower.write(`Virtual Mailbox Trigger active: register ${production} in the dashboard for new-mail (one subscription per event).\n`);
+	follower.write(
+		`Virtual Mailbox Trigger active: register ${production} in the dashboard for new-mail (one subscription per event).\n`,
+	);
 	await follower.settled();
 	expect(await subscribed()).toEqual([`new-mail ${production}`]);
 	const line = `Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of ${production} if they should stop sending.\n`;

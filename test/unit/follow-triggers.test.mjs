@@ -12,7 +12,12 @@ let credentials;
 beforeAll(async () => {
 	nock.restore();
 	sim = await startSimulator({ count: 10 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey, webhookSecret: sim.webhookSecret };
+	credentials = {
+		...DEFAULT_CREDENTIALS,
+		baseUrl: sim.url,
+		apiKey: sim.apiKey,
+		webhookSecret: sim.webhookSecret,
+	};
 });
 afterAll(async () => {
 	await sim?.close();
@@ -23,8 +28,15 @@ afterAll(async () => {
 async function loggedBy(method, events) {
 	const info = vi.spyOn(nodeLogger(), 'info');
 	try {
-		await runHook({ parameters: { events, options: {} }, method, credentials, workflowId: 'wf-follow' });
-		return info.mock.calls.map(([message]) => String(message)).filter((m) => m.startsWith('Virtual Mailbox Trigger'));
+		await runHook({
+			parameters: { events, options: {} },
+			method,
+			credentials,
+			workflowId: 'wf-follow',
+		});
+		return info.mock.calls
+			.map(([message]) => String(message))
+			.filter((m) => m.startsWith('Virtual Mailbox Trigger'));
 	} finally {
 		info.mockRestore();
 	}
@@ -37,21 +49,32 @@ test("the trigger's activation line names its URL and events; its deactivation l
 	expect(on.url).toMatch(/^http:\/\/\S+\/webhook\//);
 	const [deactivated] = await loggedBy('delete', ['new-mail', 'scan-update']);
 	expect(triggerChange(deactivated)).toEqual({ url: on.url, events: [] });
-	expect(triggerChange('Virtual Mailbox Trigger rejected a delivery (401): bad signature')).toBeUndefined();
+	expect(
+		triggerChange('Virtual Mailbox Trigger rejected a delivery (401): bad signature'),
+	).toBeUndefined();
 });
 
 test('the simulator follows the lines: one subscription per event while active, a new selection replaces the old, none once deactivated', async () => {
 	const follower = followTriggers(sim.url);
-	const subscribed = async () => (await (await fetch(`${sim.url}/_control/webhooks`)).json()).map((s) => `${s.event} ${s.url} ${s.origin}`).sort();
+	const subscribed = async () =>
+		(await (await fetch(`${sim.url}/_control/webhooks`)).json())
+			.map((s) => `${s.event} ${s.url} ${s.origin}`)
+			.sort();
 	const url = 'http://127.0.0.1:5678/webhook-test/0a1b/webhook';
 	// As n8n prints them: colours, a timestamp, two lines in one chunk.
-	follower.write(`\x1b[32m2026-01-01T00:00:00.000Z | info | Virtual Mailbox Trigger active: register ${url} in the dashboard for new-mail, open-update (one subscription per event).\x1b[39m\nsomething else\n`);
+	follower.write(
+		`\x1b[32m2026-01-01T00:00:00.000Z | info | Virtual Mailbox Trigger active: register ${url} in the dashboard for new-mail, open-update (one subscription per event).\x1b[39m\nsomething else\n`,
+	);
 	await follower.settled();
 	expect(await subscribed()).toEqual([`new-mail ${url} n8n`, `open-update ${url} n8n`]);
-	follower.line(`Virtual Mailbox Trigger active: register ${url} in the dashboard for shipment-update (one subscription per event).`);
+	follower.line(
+		`Virtual Mailbox Trigger active: register ${url} in the dashboard for shipment-update (one subscription per event).`,
+	);
 	await follower.settled();
 	expect(await subscribed()).toEqual([`shipment-update ${url} n8n`]);
-	follower.line(`Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of ${url} if they should stop sending.`);
+	follower.line(
+		`Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of ${url} if they should stop sending.`,
+	);
 	await follower.settled();
 	expect(await subscribed()).toEqual([]);
 });

@@ -12,7 +12,8 @@ import { payloads, request } from '../support/webhooks.mjs';
 // Loaded when used, so that the spelling rows also run against builds without these helpers.
 const isPrivateHost = (host) => dist('nodes/shared/transport/hosts.js').isPrivateHost(host);
 const canonicalHost = (host) => dist('nodes/shared/transport/hosts.js').canonicalHost(host);
-const fileLinkProblem = (link, options) => dist('nodes/shared/transport/download.js').fileLinkProblem(link, options);
+const fileLinkProblem = (link, options) =>
+	dist('nodes/shared/transport/download.js').fileLinkProblem(link, options);
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 const savedPolicy = { ...retryPolicy };
@@ -30,7 +31,11 @@ const PRIVATE = /private, loopback or link-local address/;
 async function download(link, credentials) {
 	const run = await runWebhook({
 		parameters: { events: ['new-mail'], options: { downloadFile: true } },
-		request: request({ ...payloads['new-mail'], id: Math.floor(Math.random() * 1e9), image_url: link }),
+		request: request({
+			...payloads['new-mail'],
+			id: Math.floor(Math.random() * 1e9),
+			image_url: link,
+		}),
 		credentials,
 		workflowId: `wf-hosts-${Math.random().toString(36).slice(2)}`,
 	});
@@ -122,33 +127,72 @@ describe('file links: no private, loopback, link-local or unspecified host in an
 
 	test('a link URL that cannot be parsed (an IPv6 zone id) is refused', async () => {
 		const item = await download('https://[fe80::1%25eth0]/f.pdf', production);
-		expect(item.json.download_error).toBe('The file was not downloaded: the link is not a valid URL');
+		expect(item.json.download_error).toBe(
+			'The file was not downloaded: the link is not a valid URL',
+		);
 	});
 
-	test('with Custom, plain http is allowed only to the custom server\'s own host (any spelling of it), never to loopback or private hosts', async () => {
-		nock('http://vmb.test').get('/files/e.jpg').reply(200, Buffer.from('jpeg'), { 'content-type': 'image/jpeg' });
+	test("with Custom, plain http is allowed only to the custom server's own host (any spelling of it), never to loopback or private hosts", async () => {
+		nock('http://vmb.test')
+			.get('/files/e.jpg')
+			.reply(200, Buffer.from('jpeg'), { 'content-type': 'image/jpeg' });
 		const own = await download('http://vmb.test/files/e.jpg', custom);
 		expect(own.json.download_error).toBeUndefined();
 		expect(own.binary.data.mimeType).toBe('image/jpeg');
-		expect(fileLinkProblem(new URL('http://VMB.test./files/e.jpg'), { customHost: canonicalHost('vmb.test') })).toBeUndefined();
-		for (const link of ['http://127.0.0.1/f.pdf', 'http://localhost/f.pdf', 'http://10.0.0.5/f.pdf', 'http://elsewhere.test/f.pdf']) {
-			expect((await download(link, custom)).json.download_error, link).toMatch(/only https links are downloaded, not http/);
+		expect(
+			fileLinkProblem(new URL('http://VMB.test./files/e.jpg'), {
+				customHost: canonicalHost('vmb.test'),
+			}),
+		).toBeUndefined();
+		for (const link of [
+			'http://127.0.0.1/f.pdf',
+			'http://localhost/f.pdf',
+			'http://10.0.0.5/f.pdf',
+			'http://elsewhere.test/f.pdf',
+		]) {
+			expect((await download(link, custom)).json.download_error, link).toMatch(
+				/only https links are downloaded, not http/,
+			);
 		}
-		for (const link of ['https://127.0.0.1/f.pdf', 'https://10.0.0.5/f.pdf', 'https://169.254.169.254/latest/meta-data']) {
+		for (const link of [
+			'https://127.0.0.1/f.pdf',
+			'https://10.0.0.5/f.pdf',
+			'https://169.254.169.254/latest/meta-data',
+		]) {
 			expect((await download(link, custom)).json.download_error, link).toMatch(PRIVATE);
 		}
 	});
 
 	test('a custom server on loopback (the local simulator) may serve its own links, and only those', () => {
 		const customHost = canonicalHost('127.0.0.1');
-		expect(fileLinkProblem(new URL('http://127.0.0.1:4010/files/e.jpg'), { customHost })).toBeUndefined();
-		expect(fileLinkProblem(new URL('http://127.1:4010/files/e.jpg'), { customHost })).toBeUndefined(); // the same host, spelled short
-		expect(fileLinkProblem(new URL('http://[::1]:4010/files/e.jpg'), { customHost })).toMatch(/only https/);
+		expect(
+			fileLinkProblem(new URL('http://127.0.0.1:4010/files/e.jpg'), { customHost }),
+		).toBeUndefined();
+		expect(
+			fileLinkProblem(new URL('http://127.1:4010/files/e.jpg'), { customHost }),
+		).toBeUndefined(); // the same host, spelled short
+		expect(fileLinkProblem(new URL('http://[::1]:4010/files/e.jpg'), { customHost })).toMatch(
+			/only https/,
+		);
 		expect(fileLinkProblem(new URL('https://10.0.0.5/f.pdf'), { customHost })).toMatch(PRIVATE);
 	});
 
 	test('public hosts in the same spellings stay allowed (no false positives)', () => {
-		for (const host of ['files.vmb.test', '8.8.8.8', '134744072', '0x8.8.8.8', '172.32.0.1', '100.128.0.1', '169.255.0.1', '[2606:4700:4700::1111]', '[::ffff:8.8.8.8]', '[64:ff9b::8.8.8.8]', '[2002:808:808::1]', 'localhost.example.com', '127.0.0.1.nip.io']) {
+		for (const host of [
+			'files.vmb.test',
+			'8.8.8.8',
+			'134744072',
+			'0x8.8.8.8',
+			'172.32.0.1',
+			'100.128.0.1',
+			'169.255.0.1',
+			'[2606:4700:4700::1111]',
+			'[::ffff:8.8.8.8]',
+			'[64:ff9b::8.8.8.8]',
+			'[2002:808:808::1]',
+			'localhost.example.com',
+			'127.0.0.1.nip.io',
+		]) {
 			expect(isPrivateHost(new URL(`https://${host}/`).hostname), host).toBe(false);
 			expect(fileLinkProblem(new URL(`https://${host}/f.pdf`), {}), host).toBeUndefined();
 		}
@@ -161,7 +205,10 @@ describe('the API key over plain http', () => {
 		const { getApiCredentials } = dist('nodes/shared/transport/credentials.js');
 		const warningsFor = async (credentials) => {
 			const warnings = [];
-			const ctx = { getCredentials: async () => credentials, logger: { warn: (text) => warnings.push(text) } };
+			const ctx = {
+				getCredentials: async () => credentials,
+				logger: { warn: (text) => warnings.push(text) },
+			};
 			await getApiCredentials.call(ctx);
 			await getApiCredentials.call(ctx); // the same run reads it once, and warns once
 			await new Promise((r) => setImmediate(r));
@@ -169,8 +216,11 @@ describe('the API key over plain http', () => {
 		};
 		const remote = await warningsFor(custom);
 		expect(remote).toHaveLength(1);
-		expect(remote[0]).toBe("Virtual Mailbox: the credential's Base URL http://vmb.test is plain http, so the API key is sent unencrypted. Use https.");
-		for (const baseUrl of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010']) expect(await warningsFor({ ...custom, baseUrl }), baseUrl).toEqual([]);
+		expect(remote[0]).toBe(
+			"Virtual Mailbox: the credential's Base URL http://vmb.test is plain http, so the API key is sent unencrypted. Use https.",
+		);
+		for (const baseUrl of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010'])
+			expect(await warningsFor({ ...custom, baseUrl }), baseUrl).toEqual([]);
 		expect(await warningsFor({ ...custom, baseUrl: 'https://proxy.vmb.test' })).toEqual([]);
 		expect(await warningsFor(production)).toEqual([]);
 	});

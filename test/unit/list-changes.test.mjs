@@ -24,8 +24,13 @@ afterAll(async () => {
 beforeEach(() => sim.reset({ count: 3000, seed: 24, letterShare: 70 }));
 
 const apiOrder = async (search) => (await fetch(`${sim.url}/_control/query?${search}`)).json();
-const act = (id, action) => fetch(`${sim.url}/v1/mails/${id}/${action}`, { method: 'POST', headers: { authorization: `Bearer ${sim.apiKey}` } });
-const inboxRequests = () => sim.requests.filter((r) => r.path === '/v1/mails' && r.query.status?.join() === 'inbox');
+const act = (id, action) =>
+	fetch(`${sim.url}/v1/mails/${id}/${action}`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${sim.apiKey}` },
+	});
+const inboxRequests = () =>
+	sim.requests.filter((r) => r.path === '/v1/mails' && r.query.status?.join() === 'inbox');
 
 /**
  * Status = Inbox, Return All. Once the read is `afterPages` pages in, the newest inbox item (read
@@ -46,22 +51,47 @@ async function readWhileOneLeavesAboveAndOneEntersBelow(options) {
 		}
 	};
 	sim.requests.length = 0;
-	const { items, error } = await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: { status: ['inbox'] }, options }, credentials });
+	const { items, error } = await runNode({
+		parameters: {
+			resource: 'mail',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { status: ['inbox'] },
+			options,
+		},
+		credentials,
+	});
 	sim.settings.onRequest = undefined;
 	const inboxAfter = await apiOrder('status=inbox&sort=newest');
 	expect(inboxAfter.length).toBe(inboxBefore.length); // the counts cannot see this change
 	const stayed = inboxBefore.filter((id) => id !== leaving);
-	return { ids: (items ?? []).map((i) => i.json.id), error, stayed, inboxAfter, requests: inboxRequests().length, pagesPerRead: Math.ceil(inboxBefore.length / 100) };
+	return {
+		ids: (items ?? []).map((i) => i.json.id),
+		error,
+		stayed,
+		inboxAfter,
+		requests: inboxRequests().length,
+		pagesPerRead: Math.ceil(inboxBefore.length / 100),
+	};
 }
 
 describe('by default Return All reads a list once', () => {
-	for (const [count, most] of [[2_345, 27], [10_000, 110]]) {
+	for (const [count, most] of [
+		[2_345, 27],
+		[10_000, 110],
+	]) {
 		test(`${count} items: every item in the API's order in at most ${most} requests, and exactly ${Math.ceil(count / 100)} one page after another`, async () => {
 			await sim.reset({ count, seed: 24, letterShare: 70 });
 			const expected = await apiOrder('sort=newest');
-			for (const [options, requests] of [[{}, most], [{ maxParallelRequests: 1 }, Math.ceil(count / 100)]]) {
+			for (const [options, requests] of [
+				[{}, most],
+				[{ maxParallelRequests: 1 }, Math.ceil(count / 100)],
+			]) {
 				sim.requests.length = 0;
-				const { items, error } = await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, options }, credentials });
+				const { items, error } = await runNode({
+					parameters: { resource: 'mail', operation: 'getAll', returnAll: true, options },
+					credentials,
+				});
 				expect(error).toBeUndefined();
 				expect(items.map((i) => i.json.id)).toEqual(expected);
 				const made = sim.requests.filter((r) => r.path === '/v1/mails').length;
@@ -83,21 +113,41 @@ describe('by default Return All reads a list once', () => {
 		// more than one page of each (the simulator's lists, copied under new ids)
 		const grow = (list, idOf, extra = {}) => {
 			const base = [...list];
-			for (let k = 0; list.length < 130; k++) list.push({ ...base[k % base.length], id: idOf(k), ...extra });
+			for (let k = 0; list.length < 130; k++)
+				list.push({ ...base[k % base.length], id: idOf(k), ...extra });
 		};
 		grow(sim.db.shipments, (k) => `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`);
-		grow(sim.db.addresses, (k) => `00000000-0000-4000-9000-${String(k).padStart(12, '0')}`, { is_default: false });
+		grow(sim.db.addresses, (k) => `00000000-0000-4000-9000-${String(k).padStart(12, '0')}`, {
+			is_default: false,
+		});
 		grow(sim.db.bankAccounts, (k) => `00000000-0000-4000-a000-${String(k).padStart(12, '0')}`);
 		sim.changed();
-		const lists = { mail: '/v1/mails', scan: '/v1/scans', shipment: '/v1/shipments', address: '/v1/addresses', bankAccount: '/v1/bank-accounts' };
+		const lists = {
+			mail: '/v1/mails',
+			scan: '/v1/scans',
+			shipment: '/v1/shipments',
+			address: '/v1/addresses',
+			bankAccount: '/v1/bank-accounts',
+		};
 		for (const [resource, path] of Object.entries(lists)) {
 			const counts = [];
 			for (const confirm of [undefined, false, true]) {
 				sim.requests.length = 0;
-				const options = { maxParallelRequests: resource === 'mail' ? 1 : undefined, confirmListUnchanged: confirm };
+				const options = {
+					maxParallelRequests: resource === 'mail' ? 1 : undefined,
+					confirmListUnchanged: confirm,
+				};
 				for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
-				const filters = resource === 'scan' ? { scanned: 'year' } : resource === 'mail' ? { arrived: 'year' } : {};
-				const { items, error } = await runNode({ parameters: { resource, operation: 'getAll', returnAll: true, filters, options }, credentials });
+				const filters =
+					resource === 'scan'
+						? { scanned: 'year' }
+						: resource === 'mail'
+							? { arrived: 'year' }
+							: {};
+				const { items, error } = await runNode({
+					parameters: { resource, operation: 'getAll', returnAll: true, filters, options },
+					credentials,
+				});
 				expect(error, `${resource}`).toBeUndefined();
 				expect(items.length, resource).toBeGreaterThan(100);
 				counts.push(sim.requests.filter((r) => r.path === path).length);
@@ -110,7 +160,10 @@ describe('by default Return All reads a list once', () => {
 
 describe('with Confirm List Unchanged, Return All with Status = Inbox while one item is archived above the read position and another unarchived below it', () => {
 	test('one page after another (Max Parallel Requests 1): every item that stayed in the inbox is returned; the result is the inbox after the change', async () => {
-		const run = await readWhileOneLeavesAboveAndOneEntersBelow({ maxParallelRequests: 1, confirmListUnchanged: true });
+		const run = await readWhileOneLeavesAboveAndOneEntersBelow({
+			maxParallelRequests: 1,
+			confirmListUnchanged: true,
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.stayed.filter((id) => !run.ids.includes(id))).toEqual([]);
 		expect(run.ids).toEqual(run.inboxAfter);
@@ -127,7 +180,16 @@ describe('with Confirm List Unchanged, Return All with Status = Inbox while one 
 
 	test('a quiet list is read twice and returned once: the confirmation costs one more read', async () => {
 		sim.requests.length = 0;
-		const { items, error } = await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: { status: ['inbox'] }, options: { maxParallelRequests: 1, confirmListUnchanged: true } }, credentials });
+		const { items, error } = await runNode({
+			parameters: {
+				resource: 'mail',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { status: ['inbox'] },
+				options: { maxParallelRequests: 1, confirmListUnchanged: true },
+			},
+			credentials,
+		});
 		expect(error).toBeUndefined();
 		const inbox = await apiOrder('status=inbox&sort=newest');
 		expect(items.map((i) => i.json.id)).toEqual(inbox);
@@ -137,7 +199,15 @@ describe('with Confirm List Unchanged, Return All with Status = Inbox while one 
 	test('a list of exactly one full page (100 items, total_count 100) is one request: nothing to confirm', async () => {
 		await sim.reset({ count: 100, seed: 24 });
 		sim.requests.length = 0;
-		const { items, error } = await runNode({ parameters: { resource: 'mail', operation: 'getAll', returnAll: true, options: { maxParallelRequests: 1, confirmListUnchanged: true } }, credentials });
+		const { items, error } = await runNode({
+			parameters: {
+				resource: 'mail',
+				operation: 'getAll',
+				returnAll: true,
+				options: { maxParallelRequests: 1, confirmListUnchanged: true },
+			},
+			credentials,
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(100);
 		expect(sim.requests.filter((r) => r.path === '/v1/mails')).toHaveLength(1);

@@ -28,9 +28,17 @@ beforeEach(() => sim.reset(mailbox(3000)));
 const apiOrder = async (search = '') => (await fetch(`${sim.url}/_control/query?${search}`)).json();
 const ids = (items) => items.map((i) => i.json.id);
 const requestsTo = (path) => sim.requests.filter((r) => r.path === path).length;
-const getAll = (filters = {}, options = {}, extra = {}) => ({ resource: 'mail', operation: 'getAll', returnAll: true, filters, options, ...extra });
+const getAll = (filters = {}, options = {}, extra = {}) => ({
+	resource: 'mail',
+	operation: 'getAll',
+	returnAll: true,
+	filters,
+	options,
+	...extra,
+});
 /** A request to the simulator's API with the credential's key. */
-const callApi = (path, method = 'GET') => fetch(`${sim.url}${path}`, { method, headers: { authorization: `Bearer ${sim.apiKey}` } });
+const callApi = (path, method = 'GET') =>
+	fetch(`${sim.url}${path}`, { method, headers: { authorization: `Bearer ${sim.apiKey}` } });
 const run = async (parameters) => {
 	sim.requests.length = 0;
 	return await runNode({ parameters, credentials });
@@ -38,7 +46,10 @@ const run = async (parameters) => {
 /** The item at `position` of the newest-first list, changed in the mailroom (an unchanged list from then on). */
 const edit = async (position, fields) => {
 	const id = (await apiOrder('sort=newest'))[position];
-	Object.assign(sim.db.mails.find((m) => m.id === id), fields);
+	Object.assign(
+		sim.db.mails.find((m) => m.id === id),
+		fields,
+	);
 	sim.changed();
 	return id;
 };
@@ -66,17 +77,31 @@ describe('request counts stay within ceil(N/100) + a few for mailboxes the spec 
 	});
 
 	test('10,000 mail items, one of them with a mail type no Mail Type filter value selects: every item in at most 110 requests', async () => {
-		expect(await readEveryItem(10_000, [[5_000, { mail_type: 'postcard' }]])).toBeLessThanOrEqual(110);
+		expect(await readEveryItem(10_000, [[5_000, { mail_type: 'postcard' }]])).toBeLessThanOrEqual(
+			110,
+		);
 	});
 
 	test('12,000 mail items (past the depth limit), one of them with a status no Status filter value selects: every item in at most 130 requests', async () => {
-		expect(await readEveryItem(12_000, [[100, { mail_status: 'shipped' }]])).toBeLessThanOrEqual(120 + 10);
+		expect(await readEveryItem(12_000, [[100, { mail_status: 'shipped' }]])).toBeLessThanOrEqual(
+			120 + 10,
+		);
 	});
 
-	for (const [count, maxParallelRequests] of [[6_000, undefined], [12_000, 3]]) {
+	for (const [count, maxParallelRequests] of [
+		[6_000, undefined],
+		[12_000, 3],
+	]) {
 		test(`${count.toLocaleString('en-US')} mail items, one with a status and one with a mail type no filter value selects, Max Parallel Requests ${maxParallelRequests ?? '6 (default)'}: every item in at most ${count / 100 + 10} requests`, async () => {
-			const changes = [[1_000, { mail_status: 'shipped' }], [2_000, { mail_type: 'postcard' }]];
-			const requests = await readEveryItem(count, changes, maxParallelRequests ? { maxParallelRequests } : {});
+			const changes = [
+				[1_000, { mail_status: 'shipped' }],
+				[2_000, { mail_type: 'postcard' }],
+			];
+			const requests = await readEveryItem(
+				count,
+				changes,
+				maxParallelRequests ? { maxParallelRequests } : {},
+			);
 			expect(requests).toBeLessThanOrEqual(count / 100 + 10);
 		});
 	}
@@ -116,7 +141,9 @@ describe('a list that changes while it is read one page after another', () => {
 	}
 
 	test('Max Parallel Requests 1, Status = Inbox, an item archived mid-read (total_count changes between pages): never an inbox short of an item that stayed in it, without an error', async () => {
-		const { error, missing } = await archiveNewestInboxItemDuringRead(getAll({ status: ['inbox'] }, { maxParallelRequests: 1 }));
+		const { error, missing } = await archiveNewestInboxItemDuringRead(
+			getAll({ status: ['inbox'] }, { maxParallelRequests: 1 }),
+		);
 		// Either the change is reported (the counts saw it: every page must report its first page's
 		// count), or nothing that stayed is missing.
 		if (!error) expect(missing).toEqual([]);
@@ -149,7 +176,8 @@ describe('a list that changes while it is read one page after another', () => {
 		const stayedThroughout = before.filter((id) => after.has(id));
 		const missing = stayedThroughout.filter((id) => !ids(sequential.items).includes(id));
 		if (!sequential.error) expect(missing).toEqual([]);
-		else expect(sequential.error.message).toMatch(/The list changed while it was being read, twice/);
+		else
+			expect(sequential.error.message).toMatch(/The list changed while it was being read, twice/);
 	});
 
 	test('Scan → Get Many (read one page after another), a completed scan deleted mid-read: never the completed scans short of one that stayed, without an error', async () => {
@@ -157,7 +185,9 @@ describe('a list that changes while it is read one page after another', () => {
 		expect(completed.total_count).toBeGreaterThan(300);
 		const all = [];
 		for (let cursor; ; ) {
-			const page = await (await callApi(`/v1/scans?status=completed&limit=100${cursor ? `&cursor=${cursor}` : ''}`)).json();
+			const page = await (
+				await callApi(`/v1/scans?status=completed&limit=100${cursor ? `&cursor=${cursor}` : ''}`)
+			).json();
 			all.push(...page.data.map((s) => s.id));
 			if (!(cursor = page.next_cursor)) break;
 		}
@@ -168,7 +198,13 @@ describe('a list that changes while it is read one page after another', () => {
 				await callApi(`/v1/scans/${leaving}`, 'DELETE');
 			}
 		};
-		const { items, error } = await run({ resource: 'scan', operation: 'getAll', returnAll: true, filters: { status: ['completed'] }, options: {} });
+		const { items, error } = await run({
+			resource: 'scan',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { status: ['completed'] },
+			options: {},
+		});
 		sim.settings.onRequest = undefined;
 		const got = new Set(ids(items));
 		const missing = all.filter((id) => id !== leaving && !got.has(id));
@@ -205,7 +241,11 @@ describe('an API that orders same-instant arrivals by id ascending in both sorts
 	/** The API: filters as the simulator, arrival date in the asked direction, ties by id ascending. */
 	const list = (params) => {
 		const dir = params.get('sort') === 'oldest' ? 1 : -1;
-		return queryMails(mails, params).sort((a, b) => dir * (Date.parse(a.arrival_date) - Date.parse(b.arrival_date)) || Number(a.id) - Number(b.id));
+		return queryMails(mails, params).sort(
+			(a, b) =>
+				dir * (Date.parse(a.arrival_date) - Date.parse(b.arrival_date)) ||
+				Number(a.id) - Number(b.id),
+		);
 	};
 
 	test('an unchanged list with same-instant arrivals that the API orders by id ascending in both sorts: exactly what the API lists, in its order, never "the list changed"', async () => {
@@ -220,7 +260,11 @@ describe('an API that orders same-instant arrivals by id ascending in both sorts
 describe('an API whose order without a sort parameter is oldest first (the spec names no default sort)', () => {
 	const mock = mockApiPerTest();
 
-	const mails = F.bulkMail(560, (n) => ({ mail_status: ['inbox', 'archived'][n % 2], mail_type: n % 3 ? 'letter' : 'package', is_read: n % 5 < 3 }));
+	const mails = F.bulkMail(560, (n) => ({
+		mail_status: ['inbox', 'archived'][n % 2],
+		mail_type: n % 3 ? 'letter' : 'package',
+		is_read: n % 5 < 3,
+	}));
 	/** The API: a request without `sort` lists oldest first; `sort` is honoured when sent. */
 	const list = (params) => {
 		const asked = new URLSearchParams(params);

@@ -13,7 +13,14 @@ beforeEach(() => {
 
 // One page after another (Max Parallel Requests 1): the cursor walk and the depth-limit split
 // themselves. The concurrent read is tested in concurrent-list.test.mjs.
-const getAll = (extra = {}) => ({ resource: 'mail', operation: 'getAll', returnAll: true, filters: {}, options: { maxParallelRequests: 1 }, ...extra });
+const getAll = (extra = {}) => ({
+	resource: 'mail',
+	operation: 'getAll',
+	returnAll: true,
+	filters: {},
+	options: { maxParallelRequests: 1 },
+	...extra,
+});
 const ids = (items) => items.map((i) => i.json.id);
 const cursors = () => api.requests.map((r) => r.query.cursor?.[0] ?? null);
 
@@ -48,7 +55,8 @@ describe('cursor pagination', () => {
 		// In n8n each load is a database query and a decryption; without handing n8n the credential
 		// already read, it would load it once more for every page.
 		expect(credentialLoads).toBe(1);
-		for (const request of api.requests) expect(request.headers.authorization).toBe('Bearer test_sk_0123456789abcdef');
+		for (const request of api.requests)
+			expect(request.headers.authorization).toBe('Bearer test_sk_0123456789abcdef');
 	});
 
 	test('Limit below a page asks for exactly that many in one request', async () => {
@@ -83,7 +91,13 @@ describe('cursor pagination', () => {
 
 	test('a 422 on a cursor explains that the cursor was rejected', async () => {
 		api.on('GET', '/v1/mails', { body: F.pageOf(MailItem, [F.mail(1)], 'c2', 5) });
-		api.on('GET', '/v1/mails', { status: 422, body: F.problem(422, { detail: 'The cursor was issued for a different query', errors: [{ field: 'cursor', message: 'mismatch' }] }) });
+		api.on('GET', '/v1/mails', {
+			status: 422,
+			body: F.problem(422, {
+				detail: 'The cursor was issued for a different query',
+				errors: [{ field: 'cursor', message: 'mismatch' }],
+			}),
+		});
 		const { error } = await runNode({ parameters: getAll() });
 		expect(error.message).toMatch(/rejected the pagination cursor/);
 		expect(error.description).toMatch(/cursor: mismatch/);
@@ -93,7 +107,9 @@ describe('cursor pagination', () => {
 	test('the cursor is always sent with the query it came from (the simulator rejects anything else)', async () => {
 		const mails = F.bulkMail(350, (n) => ({ mail_type: n % 3 ? 'letter' : 'package' }));
 		api.serveList('/v1/mails', (params) => queryMails(mails, params));
-		const { items, error } = await runNode({ parameters: getAll({ filters: { mailType: ['package'], search: 'sender' } }) });
+		const { items, error } = await runNode({
+			parameters: getAll({ filters: { mailType: ['package'], search: 'sender' } }),
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(117);
 		const bound = api.requests.map((r) => r.search.replace(/&?(cursor|limit)=[^&]*/g, ''));
@@ -129,14 +145,18 @@ describe('the 10,000-item depth limit is never silent', () => {
 		const { items, error } = await runNode({ parameters: getAll() });
 		expect(error).toBeUndefined();
 		expect(new Set(ids(items)).size).toBe(22_000);
-		const inboxParts = api.requests.filter((r) => r.query.status?.[0] === 'inbox' && r.query.mail_type && !r.query.cursor);
+		const inboxParts = api.requests.filter(
+			(r) => r.query.status?.[0] === 'inbox' && r.query.mail_type && !r.query.cursor,
+		);
 		expect(inboxParts.map((r) => r.query.mail_type[0])).toEqual(MAIL_TYPES);
 	});
 
-	test('the user\'s own filter values are split, not widened', async () => {
+	test("the user's own filter values are split, not widened", async () => {
 		const mails = F.bulkMail(14_000, (n) => ({ mail_type: n % 2 ? 'letter' : 'package' }));
 		api.serveList('/v1/mails', (params) => queryMails(mails, params));
-		const { items } = await runNode({ parameters: getAll({ filters: { mailType: ['letter', 'package'], status: ['inbox'] } }) });
+		const { items } = await runNode({
+			parameters: getAll({ filters: { mailType: ['letter', 'package'], status: ['inbox'] } }),
+		});
 		expect(items).toHaveLength(14_000);
 		const probes = api.requests.filter((r) => !r.query.cursor).slice(1);
 		expect(probes.map((r) => r.query.mail_type)).toEqual([['letter'], ['package']]);
@@ -157,19 +177,38 @@ describe('the 10,000-item depth limit is never silent', () => {
 
 	test('parts by a filter that leave items out of an unchanged list: the next filter divides it, every item once', async () => {
 		// One item whose status no Status filter value selects: the parts by status miss it.
-		const mails = F.bulkMail(12_000, (n) => ({ mail_status: n === 7_000 ? 'shipped' : MAIL_STATUSES[n % 2], mail_type: MAIL_TYPES[n % 2] }));
+		const mails = F.bulkMail(12_000, (n) => ({
+			mail_status: n === 7_000 ? 'shipped' : MAIL_STATUSES[n % 2],
+			mail_type: MAIL_TYPES[n % 2],
+		}));
 		api.serveList('/v1/mails', (params) => queryMails(mails, params));
 		const { items, error } = await runNode({ parameters: getAll() });
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(queryMails(mails, new URLSearchParams()).map((m) => m.id));
-		const probes = api.requests.filter((r) => !r.query.cursor).map((r) => Object.keys(r.query).filter((k) => k !== 'limit' && k !== 'sort').join());
+		const probes = api.requests
+			.filter((r) => !r.query.cursor)
+			.map((r) =>
+				Object.keys(r.query)
+					.filter((k) => k !== 'limit' && k !== 'sort')
+					.join(),
+			);
 		// the whole, the parts by status, the whole again (unchanged), then the parts by mail type
-		expect(probes).toEqual(['', ...MAIL_STATUSES.map(() => 'status'), '', ...MAIL_TYPES.map(() => 'mail_type')]);
+		expect(probes).toEqual([
+			'',
+			...MAIL_STATUSES.map(() => 'status'),
+			'',
+			...MAIL_TYPES.map(() => 'mail_type'),
+		]);
 	});
 
 	test('parts that do not add up because the list changed are read once more: the list as it is now, whole', async () => {
 		const mails = F.bulkMail(12_000, (n) => ({ mail_status: MAIL_STATUSES[n % 2] }));
-		const late = { ...F.bulkMail(1)[0], id: '999999', mail_status: 'archived', arrival_date: '2030-01-01T00:00:00Z' };
+		const late = {
+			...F.bulkMail(1)[0],
+			id: '999999',
+			mail_status: 'archived',
+			arrival_date: '2030-01-01T00:00:00Z',
+		};
 		let arrived = false;
 		api.serveList('/v1/mails', (params) => {
 			// mail arrives right after the whole's first page
@@ -179,7 +218,9 @@ describe('the 10,000-item depth limit is never silent', () => {
 		});
 		const { items, error } = await runNode({ parameters: getAll() });
 		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json.id)).toEqual(queryMails([late, ...mails], new URLSearchParams('sort=newest')).map((m) => m.id));
+		expect(items.map((i) => i.json.id)).toEqual(
+			queryMails([late, ...mails], new URLSearchParams('sort=newest')).map((m) => m.id),
+		);
 	});
 
 	test('parts that keep not adding up because the list keeps changing fail instead of returning a partial list', async () => {
@@ -189,12 +230,19 @@ describe('the 10,000-item depth limit is never silent', () => {
 			// mail arrives after every first page of the whole list
 			const unfiltered = !params.has('cursor') && !params.has('status');
 			const result = queryMails(mails, params);
-			if (unfiltered) mails.unshift({ ...F.bulkMail(1)[0], id: String(900_000 + ++firstPages), mail_status: 'archived' });
+			if (unfiltered)
+				mails.unshift({
+					...F.bulkMail(1)[0],
+					id: String(900_000 + ++firstPages),
+					mail_status: 'archived',
+				});
 			return result;
 		});
 		const { items, error } = await runNode({ parameters: getAll() });
 		expect(items).toHaveLength(0);
-		expect(error.message).toMatch(/The list changed while it was being read, twice: 1200\d items matched when the read began, then 1200\d/);
+		expect(error.message).toMatch(
+			/The list changed while it was being read, twice: 1200\d items matched when the read began, then 1200\d/,
+		);
 	});
 
 	test('Limit within the first 10,000 never splits', async () => {
@@ -208,8 +256,12 @@ describe('the 10,000-item depth limit is never silent', () => {
 describe('other paginated lists', () => {
 	test('bank accounts Return All pages through and never outputs a full account number', async () => {
 		const accounts = Array.from({ length: 130 }, (_, n) => F.bankAccount(n));
-		api.serveList('/v1/bank-accounts', () => accounts.map((a) => ({ ...a, account_number: '000123456789' })));
-		const { items } = await runNode({ parameters: { resource: 'bankAccount', operation: 'getAll', returnAll: true } });
+		api.serveList('/v1/bank-accounts', () =>
+			accounts.map((a) => ({ ...a, account_number: '000123456789' })),
+		);
+		const { items } = await runNode({
+			parameters: { resource: 'bankAccount', operation: 'getAll', returnAll: true },
+		});
 		expect(items).toHaveLength(130);
 		expect(api.requests).toHaveLength(2);
 		expect(JSON.stringify(items)).not.toContain('000123456789');

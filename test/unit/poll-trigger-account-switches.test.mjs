@@ -13,7 +13,10 @@ import { DEFAULT_CREDENTIALS, runPoll } from '../harness/n8n-core-harness.mjs';
 let accounts;
 beforeAll(async () => {
 	nock.restore();
-	const [a, b] = await Promise.all([startSimulator({ count: 15, seed: 21 }), startSimulator({ count: 15, seed: 22 })]);
+	const [a, b] = await Promise.all([
+		startSimulator({ count: 15, seed: 21 }),
+		startSimulator({ count: 15, seed: 22 }),
+	]);
 	accounts = [
 		{ name: 'A', sim: a, credentialId: 'cred-a', keys: [a.apiKey, a.readOnlyKey] },
 		{ name: 'B', sim: b, credentialId: 'cred-b', keys: [b.apiKey, b.readOnlyKey] },
@@ -28,7 +31,8 @@ const parameters = { event: 'new-mail', filters: {}, options: {} };
 
 async function history(seed, steps) {
 	const random = rng(seed);
-	for (const account of accounts) account.sim.reset({ count: 15, seed: account.name === 'A' ? 21 : 22 });
+	for (const account of accounts)
+		account.sim.reset({ count: 15, seed: account.name === 'A' ? 21 : 22 });
 	let current = 0;
 	let keyIndex = 0;
 	let saved = {};
@@ -39,7 +43,10 @@ async function history(seed, steps) {
 		const roll = random();
 		if (roll < 0.35) {
 			const target = random() < 0.6 ? current : 1 - current;
-			const { mail } = await fetch(`${accounts[target].sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: `Step ${step}` }) }).then((r) => r.json());
+			const { mail } = await fetch(`${accounts[target].sim.url}/_control/mail`, {
+				method: 'POST',
+				body: JSON.stringify({ sender_name: `Step ${step}` }),
+			}).then((r) => r.json());
 			arrived[target].push(mail.id);
 			log.push(`mail ${accounts[target].name}:${mail.id}`);
 		} else if (roll < 0.5) {
@@ -51,15 +58,28 @@ async function history(seed, steps) {
 			log.push(`rotate the key of ${accounts[current].name}`);
 		} else {
 			const account = accounts[current];
-			const credentials = { ...DEFAULT_CREDENTIALS, baseUrl: account.sim.url, apiKey: account.keys[keyIndex] };
-			const { result, staticData } = await runPoll({ parameters, credentials, staticData: JSON.parse(JSON.stringify(saved)), workflowId: `wf-switch-${seed}`, node: { credentialId: account.credentialId } });
+			const credentials = {
+				...DEFAULT_CREDENTIALS,
+				baseUrl: account.sim.url,
+				apiKey: account.keys[keyIndex],
+			};
+			const { result, staticData } = await runPoll({
+				parameters,
+				credentials,
+				staticData: JSON.parse(JSON.stringify(saved)),
+				workflowId: `wf-switch-${seed}`,
+				node: { credentialId: account.credentialId },
+			});
 			saved = JSON.parse(JSON.stringify(staticData));
 			const emitted = (result?.[0] ?? []).map((item) => item.json.id);
 			const primes = lastPolled !== current;
 			const expected = primes ? [] : arrived[current];
 			log.push(`poll ${account.name}: ${JSON.stringify(emitted)}`);
 			if (JSON.stringify(emitted) !== JSON.stringify(expected)) {
-				return { ok: false, message: `seed ${seed}, step ${step}: emitted ${JSON.stringify(emitted)}, expected ${JSON.stringify(expected)}\n${log.join('\n')}` };
+				return {
+					ok: false,
+					message: `seed ${seed}, step ${step}: emitted ${JSON.stringify(emitted)}, expected ${JSON.stringify(expected)}\n${log.join('\n')}`,
+				};
 			}
 			arrived[current] = [];
 			lastPolled = current;
@@ -69,7 +89,9 @@ async function history(seed, steps) {
 }
 
 describe('switching the credential between accounts, seeded random histories', () => {
-	const seeds = process.env.VMB_SEED ? [Number(process.env.VMB_SEED)] : Array.from({ length: 25 }, (_, i) => i + 1);
+	const seeds = process.env.VMB_SEED
+		? [Number(process.env.VMB_SEED)]
+		: Array.from({ length: 25 }, (_, i) => i + 1);
 	test(`${seeds.length} histories of 60 steps: a poll with another account than the last poll's emits nothing, every other poll (after a key rotation too) exactly the current account's mail since the last poll`, async () => {
 		for (const seed of seeds) {
 			const outcome = await history(seed, 60);

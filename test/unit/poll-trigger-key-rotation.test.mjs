@@ -22,11 +22,20 @@ afterAll(async () => {
 });
 afterEach(() => pollsInFlight.clear());
 
-const control = (path, body) => fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
+const control = (path, body) =>
+	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
+		(r) => r.json(),
+	);
 const packages = { event: 'new-mail', filters: { mailType: ['package'] }, options: {} };
 const scanCompleted = { event: 'scan-completed', options: {} };
 async function poll(parameters, workflowId, saved, creds) {
-	const { result, staticData } = await runPoll({ parameters, credentials: creds, staticData: JSON.parse(JSON.stringify(saved)), mode: 'trigger', workflowId });
+	const { result, staticData } = await runPoll({
+		parameters,
+		credentials: creds,
+		staticData: JSON.parse(JSON.stringify(saved)),
+		mode: 'trigger',
+		workflowId,
+	});
 	return { items: result?.[0] ?? [], saved: JSON.parse(JSON.stringify(staticData)) };
 }
 
@@ -34,16 +43,23 @@ test('a rotation of the API key on a trigger filtered to packages, whose last em
 	const pollPackages = (saved, creds) => poll(packages, 'wf-rotation-filters', saved, creds);
 	const primed = await pollPackages({}, credentials);
 	expect(primed.items).toEqual([]);
-	const first = (await control('/mail', { sender_name: 'First package', mail_type: 'package' })).mail.id;
+	const first = (await control('/mail', { sender_name: 'First package', mail_type: 'package' }))
+		.mail.id;
 	const emitted = await pollPackages(primed.saved, credentials);
 	expect(emitted.items.map((item) => item.json.id)).toEqual([first]);
 	// Letters the trigger does not watch arrive; the trigger polls meanwhile and emits nothing.
-	for (let n = 0; n < 105; n++) await control('/mail', { sender_name: `Letter ${n}`, mail_type: 'letter' });
+	for (let n = 0; n < 105; n++)
+		await control('/mail', { sender_name: `Letter ${n}`, mail_type: 'letter' });
 	const quiet = await pollPackages(emitted.saved, credentials);
 	expect(quiet.items).toEqual([]);
 	// The key is rotated (same account, server and credential); one package arrives meanwhile:
 	// the only new item in the whole mailbox since the last poll.
-	const meanwhile = (await control('/mail', { sender_name: 'Package arrived around the rotation', mail_type: 'package' })).mail.id;
+	const meanwhile = (
+		await control('/mail', {
+			sender_name: 'Package arrived around the rotation',
+			mail_type: 'package',
+		})
+	).mail.id;
 	const next = await pollPackages(quiet.saved, { ...credentials, apiKey: sim.readOnlyKey });
 	expect(next.items.map((item) => item.json.id)).toEqual([meanwhile]);
 });

@@ -29,14 +29,24 @@ afterEach(() => {
 	pollsInFlight.clear();
 });
 
-const control = (path, body) => fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
+const control = (path, body) =>
+	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
+		(r) => r.json(),
+	);
 const copy = (value) => JSON.parse(JSON.stringify(value));
 const workflowId = 'wf-reactivated-while-polling';
 /** n8n 1.x emits (and saves) a superseded activation's in-flight poll; 2.x discards it. */
-const supersededPollEmits = (process.env.VMB_N8N_CORE ?? '').startsWith('n8n-core-1.') || process.env.VMB_SUPERSEDED_POLL_EMITS === '1';
+const supersededPollEmits =
+	(process.env.VMB_N8N_CORE ?? '').startsWith('n8n-core-1.') ||
+	process.env.VMB_SUPERSEDED_POLL_EMITS === '1';
 /** One poll on an activation's static data (the object n8n keeps in the active workflow's memory). */
 const poll = async (parameters, memory) => {
-	const { result, staticData } = await runPoll({ parameters, credentials, staticData: memory, workflowId });
+	const { result, staticData } = await runPoll({
+		parameters,
+		credentials,
+		staticData: memory,
+		workflowId,
+	});
 	return { ids: (result?.[0] ?? []).map((item) => item.json.id), memory: staticData };
 };
 
@@ -70,17 +80,17 @@ async function timesEmitted(before, after) {
 }
 
 if (supersededPollEmits) {
-	test('n8n 1.x: a workflow deactivated and activated again while a poll is running emits that poll\'s new mail twice, from the superseded poll and from the new activation (a stated limit)', async () => {
+	test("n8n 1.x: a workflow deactivated and activated again while a poll is running emits that poll's new mail twice, from the superseded poll and from the new activation (a stated limit)", async () => {
 		expect(await timesEmitted(unchanged, unchanged)).toBe(2);
 	});
-	test('n8n 1.x: an edit saved on the active workflow (Download File turned on) while a poll is running emits that poll\'s new mail twice, from the superseded poll and from the new activation (a stated limit)', async () => {
+	test("n8n 1.x: an edit saved on the active workflow (Download File turned on) while a poll is running emits that poll's new mail twice, from the superseded poll and from the new activation (a stated limit)", async () => {
 		expect(await timesEmitted(unchanged, downloading)).toBe(2);
 	});
 } else {
-	test('a workflow deactivated and activated again while a poll is running emits that poll\'s new mail once, from the new activation (n8n 2.x discards the superseded poll\'s result)', async () => {
+	test("a workflow deactivated and activated again while a poll is running emits that poll's new mail once, from the new activation (n8n 2.x discards the superseded poll's result)", async () => {
 		expect(await timesEmitted(unchanged, unchanged)).toBe(1);
 	});
-	test('an edit saved on the active workflow (Download File turned on) while a poll is running emits that poll\'s new mail once, from the new activation (n8n 2.x discards the superseded poll\'s result)', async () => {
+	test("an edit saved on the active workflow (Download File turned on) while a poll is running emits that poll's new mail once, from the new activation (n8n 2.x discards the superseded poll's result)", async () => {
 		expect(await timesEmitted(unchanged, downloading)).toBe(1);
 	});
 }

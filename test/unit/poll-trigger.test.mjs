@@ -16,12 +16,25 @@ afterAll(async () => {
 });
 beforeEach(() => sim.reset({ count: 400, seed: 5 }));
 
-const control = (path, body) => fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then((r) => r.json());
+const control = (path, body) =>
+	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
+		(r) => r.json(),
+	);
 /** One poll as n8n runs it; static data goes through JSON as it would through the database. */
 async function poll(parameters, saved = {}, mode = 'trigger', workflowId = undefined) {
 	const before = sim.requests.length;
-	const { result, staticData } = await runPoll({ parameters, credentials, staticData: JSON.parse(JSON.stringify(saved)), mode, workflowId });
-	return { items: result?.[0] ?? [], saved: JSON.parse(JSON.stringify(staticData)), requests: sim.requests.slice(before) };
+	const { result, staticData } = await runPoll({
+		parameters,
+		credentials,
+		staticData: JSON.parse(JSON.stringify(saved)),
+		mode,
+		workflowId,
+	});
+	return {
+		items: result?.[0] ?? [],
+		saved: JSON.parse(JSON.stringify(staticData)),
+		requests: sim.requests.slice(before),
+	};
 }
 const newMail = { event: 'new-mail', filters: {}, options: {} };
 
@@ -44,7 +57,8 @@ describe('new mail', () => {
 	test('250 new items across pages: all emitted once, oldest first, then nothing', async () => {
 		const { saved } = await poll(newMail);
 		const added = [];
-		for (let n = 0; n < 250; n++) added.push((await control('/mail', { sender_name: `Sender ${n}` })).mail.id);
+		for (let n = 0; n < 250; n++)
+			added.push((await control('/mail', { sender_name: `Sender ${n}` })).mail.id);
 		const next = await poll(newMail, saved);
 		expect(next.items.map((i) => i.json.id)).toEqual(added);
 		expect(next.items.every((i) => i.json.event === 'new-mail')).toBe(true);
@@ -66,14 +80,19 @@ describe('new mail', () => {
 		expect(restarted.items.map((i) => i.json.id)).toEqual([b]);
 	});
 
-	const hoursAgo = (n) => new Date(Date.now() - n * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	const hoursAgo = (n) =>
+		new Date(Date.now() - n * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 	const stateOf = (saved) => Object.values(saved)[0];
 
 	test('mail logged late within 72 h of the newest recorded mail is emitted once, oldest first; older late mail is not (limit 1)', async () => {
 		const { saved } = await poll(newMail);
 		const fresh = (await control('/mail', { sender_name: 'On time' })).mail.id;
-		const late = (await control('/mail', { sender_name: 'Logged late', arrival_date: hoursAgo(60) })).mail.id;
-		const tooLate = (await control('/mail', { sender_name: 'Logged too late', arrival_date: hoursAgo(24 * 40) })).mail.id;
+		const late = (
+			await control('/mail', { sender_name: 'Logged late', arrival_date: hoursAgo(60) })
+		).mail.id;
+		const tooLate = (
+			await control('/mail', { sender_name: 'Logged too late', arrival_date: hoursAgo(24 * 40) })
+		).mail.id;
 		const next = await poll(newMail, saved);
 		expect(next.items.map((i) => i.json.id)).toEqual([late, fresh]);
 		expect(next.items.map((i) => i.json.id)).not.toContain(tooLate);
@@ -81,7 +100,9 @@ describe('new mail', () => {
 		expect(again.items).toHaveLength(0);
 		expect(again.requests).toHaveLength(1);
 		// a late one alone, nothing at the top
-		const alone = (await control('/mail', { sender_name: 'Logged late too', arrival_date: hoursAgo(70) })).mail.id;
+		const alone = (
+			await control('/mail', { sender_name: 'Logged late too', arrival_date: hoursAgo(70) })
+		).mail.id;
 		expect((await poll(newMail, again.saved)).items.map((i) => i.json.id)).toEqual([alone]);
 	});
 
@@ -90,13 +111,18 @@ describe('new mail', () => {
 		for (let n = 0; n < 150; n++) await control('/mail', { sender_name: `Batch ${n}` });
 		const filled = await poll(newMail, saved);
 		expect(filled.items).toHaveLength(150);
-		const late = (await control('/mail', { sender_name: 'Late, deep', arrival_date: hoursAgo(71) })).mail.id;
-		const position = (await (await fetch(`${sim.url}/_control/query?sort=newest`)).json()).indexOf(late);
+		const late = (await control('/mail', { sender_name: 'Late, deep', arrival_date: hoursAgo(71) }))
+			.mail.id;
+		const position = (await (await fetch(`${sim.url}/_control/query?sort=newest`)).json()).indexOf(
+			late,
+		);
 		expect(position).toBeGreaterThanOrEqual(150);
 		const next = await poll(newMail, filled.saved);
 		expect(next.items.map((i) => i.json.id)).toEqual([late]);
 		expect(next.requests).toHaveLength(Math.floor(position / 100) + 1);
-		expect(new Set(next.requests.map((r) => r.query.cursor?.[0] ?? '')).size).toBe(next.requests.length);
+		expect(new Set(next.requests.map((r) => r.query.cursor?.[0] ?? '')).size).toBe(
+			next.requests.length,
+		);
 		expect((await poll(newMail, next.saved)).items).toHaveLength(0);
 	});
 
@@ -114,7 +140,8 @@ describe('new mail', () => {
 				const { floor: now, recorded } = stateOf(state);
 				expect(now[0] > floor[0] || (now[0] === floor[0] && now[1] >= floor[1])).toBe(true);
 				expect(Object.keys(recorded).length).toBeLessThanOrEqual(2_000);
-				for (const [id, arrival] of Object.entries(recorded)) expect(arrival > now[0] || (arrival === now[0] && Number(id) > now[1])).toBe(true);
+				for (const [id, arrival] of Object.entries(recorded))
+					expect(arrival > now[0] || (arrival === now[0] && Number(id) > now[1])).toBe(true);
 				floor = now;
 			} while (emitted > 0);
 		}
@@ -131,7 +158,11 @@ describe('new mail', () => {
 		sim.changed();
 		return { saved, backlog: all.slice(0, count - before).map((m) => m.id) };
 	}
-	const arrivalsAscending = (items) => items.every((item, n) => n === 0 || Date.parse(item.json.arrival_date) >= Date.parse(items[n - 1].json.arrival_date));
+	const arrivalsAscending = (items) =>
+		items.every(
+			(item, n) =>
+				n === 0 || Date.parse(item.json.arrival_date) >= Date.parse(items[n - 1].json.arrival_date),
+		);
 
 	/** Polls until a poll emits nothing; `between` runs after each poll with its items. */
 	async function pollUntilQuiet(saved, parameters = newMail, between = async () => {}, most = 40) {
@@ -151,7 +182,8 @@ describe('new mail', () => {
 		const { saved, backlog } = await savedBeforeBacklog(3_000, 500);
 		const arrived = [];
 		const { emitted, polls, last } = await pollUntilQuiet(saved, newMail, async () => {
-			if (arrived.length < 3) arrived.push((await control('/mail', { sender_name: `During ${arrived.length}` })).mail.id);
+			if (arrived.length < 3)
+				arrived.push((await control('/mail', { sender_name: `During ${arrived.length}` })).mail.id);
 		});
 		expect(polls.map((p) => p.items.length).slice(0, 3)).toEqual([1_000, 1_000, 500 + 2]); // the mail that arrived after the first two polls is the newest: it waits for the older backlog
 		expect(polls.every((p) => arrivalsAscending(p.items))).toBe(true);
@@ -163,7 +195,10 @@ describe('new mail', () => {
 	test('a backlog read while the workflow archives what it receives, in the middle of the next poll too: nothing lost, nothing twice', async () => {
 		const inbox = { ...newMail, filters: { status: ['inbox'] } };
 		const { saved } = await savedBeforeBacklog(3_000, 500, inbox);
-		const backlog = sim.db.mails.slice(0, 2_500).filter((m) => m.mail_status === 'inbox').map((m) => m.id);
+		const backlog = sim.db.mails
+			.slice(0, 2_500)
+			.filter((m) => m.mail_status === 'inbox')
+			.map((m) => m.id);
 		expect(backlog.length).toBeGreaterThan(1_000);
 		const toArchive = [];
 		// each request of a poll first archives up to 40 items the previous polls emitted: the list moves under the cursor
@@ -175,7 +210,9 @@ describe('new mail', () => {
 			}
 			sim.changed();
 		};
-		const { emitted } = await pollUntilQuiet(saved, inbox, async (items) => toArchive.push(...items.map((i) => i.json.id)));
+		const { emitted } = await pollUntilQuiet(saved, inbox, async (items) =>
+			toArchive.push(...items.map((i) => i.json.id)),
+		);
 		sim.settings.onRequest = undefined;
 		expect(emitted).toHaveLength(new Set(emitted).size);
 		expect([...emitted].sort()).toEqual([...backlog].sort());
@@ -192,15 +229,30 @@ describe('new mail', () => {
 
 	test('mail out of reach even divided by every filter: one failed poll names its arrival dates, then polling goes on without repeating it', async () => {
 		// The trigger's filters leave only read state to divide by, and every cursor is refused.
-		const inboxLetters = { ...newMail, filters: { status: ['inbox'], mailType: ['letter'], scanStatus: ['none'] } };
+		const inboxLetters = {
+			...newMail,
+			filters: { status: ['inbox'], mailType: ['letter'], scanStatus: ['none'] },
+		};
 		const { saved } = await savedBeforeBacklog(3_000, 500, inboxLetters, { letterShare: 90 });
 		const floor = stateOf(saved).floor;
-		await control('/faults', { path: '/v1/mails', method: 'GET', cursor: true, status: 422, count: 100_000 });
+		await control('/faults', {
+			path: '/v1/mails',
+			method: 'GET',
+			cursor: true,
+			status: 422,
+			count: 100_000,
+		});
 		// n8n keeps a failed poll's state in memory (it saves none): the same object goes to the next poll
 		const state = JSON.parse(JSON.stringify(saved));
-		const failed = await runPoll({ parameters: inboxLetters, credentials, staticData: state }).catch((error) => error);
+		const failed = await runPoll({
+			parameters: inboxLetters,
+			credentials,
+			staticData: state,
+		}).catch((error) => error);
 		expect(failed).toBeInstanceOf(Error);
-		expect(failed.message).toMatch(/may not have been emitted: the API would not list it.*10000 items deep/);
+		expect(failed.message).toMatch(
+			/may not have been emitted: the API would not list it.*10000 items deep/,
+		);
 		expect(failed.message).toContain(new Date(floor[0]).toISOString());
 		expect(sim.requests.some((r) => r.query.is_read)).toBe(true); // it divided by read state
 		// the failed poll leaves the floor alone, so that the next poll emits what the parts read in full listed
@@ -212,12 +264,29 @@ describe('new mail', () => {
 		// (a page each, the cursor refused), then raises the floor past what was reported
 		expect(polls.map((p) => p.requests.length)).toEqual([6, 1]);
 		const raised = stateOf(last.saved).floor;
-		expect(raised[0] > unreached[0] || (raised[0] === unreached[0] && raised[1] >= unreached[1])).toBe(true);
+		expect(
+			raised[0] > unreached[0] || (raised[0] === unreached[0] && raised[1] >= unreached[1]),
+		).toBe(true);
 		expect(stateOf(last.saved).reported).toBeUndefined();
 		expect(emitted).toHaveLength(new Set(emitted).size);
 		expect(emitted.length).toBeGreaterThan(0);
 		// every part was out of reach below its first page: what those pages listed, nothing below
-		const firstPage = (isRead) => sim.db.mails.filter((m) => m.mail_status === 'inbox' && m.mail_type === 'letter' && !m.scan && m.is_read === isRead && Date.parse(m.arrival_date) > floor[0]).sort((a, b) => Date.parse(b.arrival_date) - Date.parse(a.arrival_date) || Number(b.id) - Number(a.id)).slice(0, 100).map((m) => m.id);
+		const firstPage = (isRead) =>
+			sim.db.mails
+				.filter(
+					(m) =>
+						m.mail_status === 'inbox' &&
+						m.mail_type === 'letter' &&
+						!m.scan &&
+						m.is_read === isRead &&
+						Date.parse(m.arrival_date) > floor[0],
+				)
+				.sort(
+					(a, b) =>
+						Date.parse(b.arrival_date) - Date.parse(a.arrival_date) || Number(b.id) - Number(a.id),
+				)
+				.slice(0, 100)
+				.map((m) => m.id);
 		expect([...emitted].sort()).toEqual([...firstPage(true), ...firstPage(false)].sort());
 	});
 
@@ -246,7 +315,10 @@ describe('new mail', () => {
 	});
 
 	test('Put Output File in Field puts the downloaded file in the field it names, and only there', async () => {
-		const parameters = { ...newMail, options: { downloadFile: true, binaryPropertyName: 'envelope' } };
+		const parameters = {
+			...newMail,
+			options: { downloadFile: true, binaryPropertyName: 'envelope' },
+		};
 		const { saved } = await poll(parameters);
 		await control('/mail', { sender_name: 'Photo' });
 		const next = await poll(parameters, saved);
@@ -278,7 +350,8 @@ describe('every event', () => {
 		const a = { ...newMail, filters: { mailType: ['package', 'letter'], status: ['inbox'] } };
 		const b = { ...newMail, filters: { status: ['inbox'], mailType: ['letter', 'package'] } };
 		const { saved } = await poll(a);
-		const fresh = (await control('/mail', { sender_name: 'Same query', mail_type: 'letter' })).mail.id;
+		const fresh = (await control('/mail', { sender_name: 'Same query', mail_type: 'letter' })).mail
+			.id;
 		expect((await poll(b, saved)).items.map((i) => i.json.id)).toEqual([fresh]);
 	});
 
@@ -297,13 +370,18 @@ describe('every event', () => {
 		expect(other.items.map((i) => i.json.id)).toEqual([fresh]);
 		expect((await slow).items.map((i) => i.json.id)).toEqual([fresh]);
 		// the guard is released once the poll ends
-		expect((await poll(newMail, saved, 'trigger', 'wf-overlap')).items.map((i) => i.json.id)).toEqual([fresh]);
+		expect(
+			(await poll(newMail, saved, 'trigger', 'wf-overlap')).items.map((i) => i.json.id),
+		).toEqual([fresh]);
 	});
 });
 
 describe('scan completed', () => {
 	const scanCompleted = { event: 'scan-completed', options: {} };
-	const pendingScans = async () => (await fetch(`${sim.url}/_control/state`).then((r) => r.json())).scans.filter((s) => s.status === 'IN_PROCESS' && s.type === 'SCAN_REQUEST');
+	const pendingScans = async () =>
+		(await fetch(`${sim.url}/_control/state`).then((r) => r.json())).scans.filter(
+			(s) => s.status === 'IN_PROCESS' && s.type === 'SCAN_REQUEST',
+		);
 
 	test('completions out of arrival order are each emitted once; other status changes are not', async () => {
 		const first = await poll(scanCompleted);
@@ -315,8 +393,12 @@ describe('scan completed', () => {
 		await control(`/scans/${pending[0].id}/status`, { status: 'COMPLETED' });
 		await control(`/scans/${pending[1].id}/status`, { status: 'CANCELLED' });
 		const next = await poll(scanCompleted, first.saved);
-		expect(next.items.map((i) => i.json.id).sort()).toEqual([pending.at(-1).id, pending[0].id].sort());
-		expect(next.items.every((i) => i.json.status === 'COMPLETED' && i.json.event === 'scan-completed')).toBe(true);
+		expect(next.items.map((i) => i.json.id).sort()).toEqual(
+			[pending.at(-1).id, pending[0].id].sort(),
+		);
+		expect(
+			next.items.every((i) => i.json.status === 'COMPLETED' && i.json.event === 'scan-completed'),
+		).toBe(true);
 		const again = await poll(scanCompleted, next.saved);
 		expect(again.items).toHaveLength(0);
 		expect(again.requests).toHaveLength(2);
@@ -332,7 +414,10 @@ describe('scan completed', () => {
 		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
 		const done = await poll(parameters, seenPending.saved);
 		expect(done.items.map((i) => i.json.id)).toEqual([scan.id]);
-		expect(done.items[0].binary.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${scan.id}.pdf` });
+		expect(done.items[0].binary.data).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: `${scan.id}.pdf`,
+		});
 	});
 
 	const fastRetries = async (run) => {
@@ -369,7 +454,12 @@ describe('scan completed', () => {
 			const listed = sim.db.scans;
 			sim.db.scans = listed.filter((s) => s.id !== a.id); // GET /v1/scans stops listing it; GET /v1/scans/{id} still finds it
 			sim.db.scans.find = (...args) => listed.find(...args);
-			await control('/faults', { path: `/v1/scans/${a.id}`, method: 'GET', status: 503, count: attempts });
+			await control('/faults', {
+				path: `/v1/scans/${a.id}`,
+				method: 'GET',
+				status: 503,
+				count: attempts,
+			});
 			const failed = await poll(scanCompleted, first.saved).catch((error) => error);
 			expect(failed).toBeInstanceOf(Error);
 			const next = await poll(scanCompleted, first.saved);
@@ -409,14 +499,18 @@ describe('scan completed', () => {
 	});
 
 	test('nothing in process and nothing new: two requests per poll, each with an explicit sort and type', async () => {
-		for (const scan of sim.db.scans) if (scan.status === 'IN_PROCESS' || scan.status === 'RESTORING') await control(`/scans/${scan.id}/status`, { status: 'CANCELLED' });
+		for (const scan of sim.db.scans)
+			if (scan.status === 'IN_PROCESS' || scan.status === 'RESTORING')
+				await control(`/scans/${scan.id}/status`, { status: 'CANCELLED' });
 		const first = await poll(scanCompleted);
 		const quiet = await poll(scanCompleted, first.saved);
 		expect(quiet.items).toHaveLength(0);
-		expect(quiet.requests.map((r) => [r.path, r.query.sort, r.query.type, r.query.status])).toEqual([
-			['/v1/scans', ['newest'], ['scan'], ['in_process', 'restoring']],
-			['/v1/scans', ['newest'], ['scan'], undefined],
-		]);
+		expect(quiet.requests.map((r) => [r.path, r.query.sort, r.query.type, r.query.status])).toEqual(
+			[
+				['/v1/scans', ['newest'], ['scan'], ['in_process', 'restoring']],
+				['/v1/scans', ['newest'], ['scan'], undefined],
+			],
+		);
 	});
 
 	test('a scan requested while the first activation primes is emitted when it completes', async () => {
@@ -424,11 +518,14 @@ describe('scan completed', () => {
 		let scan;
 		// requested between the priming's two requests, and another one right after the priming
 		sim.settings.onRequest = async (record) => {
-			if (record.path === '/v1/scans' && record.query.status && !scan) scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
+			if (record.path === '/v1/scans' && record.query.status && !scan)
+				scan = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
 		};
 		const first = await poll(scanCompleted);
 		sim.settings.onRequest = undefined;
-		const later = await control(`/mails/${(await control('/mail', {})).mail.id}/scan`, { type: 'scan' });
+		const later = await control(`/mails/${(await control('/mail', {})).mail.id}/scan`, {
+			type: 'scan',
+		});
 		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
 		await control(`/scans/${later.id}/status`, { status: 'COMPLETED' });
 		const next = await poll(scanCompleted, first.saved);
@@ -448,7 +545,9 @@ describe('scan completed', () => {
 		const restoring = await poll(scanCompleted, deleted.saved);
 		expect(restoring.items).toHaveLength(0);
 		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
-		sim.db.scans.find((s) => s.id === scan.id).status_updated_at = new Date(Date.now() + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+		sim.db.scans.find((s) => s.id === scan.id).status_updated_at = new Date(Date.now() + 60_000)
+			.toISOString()
+			.replace(/\.\d{3}Z$/, 'Z');
 		sim.changed();
 		const again = await poll(scanCompleted, restoring.saved);
 		expect(again.items.map((i) => i.json.id)).toEqual([scan.id]);
@@ -458,7 +557,9 @@ describe('scan completed', () => {
 
 	test('a scan restored long after it was requested, deep in the list, is found restoring and its completion emitted once', async () => {
 		const first = await poll(scanCompleted);
-		const old = sim.db.scans.filter((s) => s.type === 'SCAN_REQUEST' && s.status === 'COMPLETED').sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))[0];
+		const old = sim.db.scans
+			.filter((s) => s.type === 'SCAN_REQUEST' && s.status === 'COMPLETED')
+			.sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))[0];
 		await control(`/scans/${old.id}/status`, { status: 'DELETED' });
 		await control(`/scans/${old.id}/status`, { status: 'RESTORING' });
 		const seen = await poll(scanCompleted, first.saved);
@@ -475,12 +576,16 @@ describe('scan completed', () => {
 		const first = await poll(openCompleted);
 		const mail = (await control('/mail', { sender_name: 'Shop', mail_type: 'package' })).mail;
 		const open = await control(`/mails/${mail.id}/scan`, { type: 'open' });
-		const scan = await control(`/mails/${(await control('/mail', {})).mail.id}/scan`, { type: 'scan' });
+		const scan = await control(`/mails/${(await control('/mail', {})).mail.id}/scan`, {
+			type: 'scan',
+		});
 		const mid = await poll(openCompleted, first.saved);
 		await control(`/scans/${open.id}/status`, { status: 'COMPLETED' });
 		await control(`/scans/${scan.id}/status`, { status: 'COMPLETED' });
 		const done = await poll(openCompleted, mid.saved);
-		expect(done.items.map((i) => [i.json.id, i.json.type])).toEqual([[open.id, 'UNBOXING_REQUEST']]);
+		expect(done.items.map((i) => [i.json.id, i.json.type])).toEqual([
+			[open.id, 'UNBOXING_REQUEST'],
+		]);
 	});
 });
 
@@ -497,12 +602,18 @@ describe('New Mail: what a poll may not miss', () => {
 		const undated = (await control('/mail', { sender_name: 'Undated' })).mail.id;
 		sim.db.mails.find((m) => m.id === undated).arrival_date = null; // nullable in the API
 		sim.changed?.();
-		const listed = await fetch(`${sim.url}/v1/mails?sort=newest&limit=3`, { headers: { 'x-api-key': sim.apiKey, Authorization: `Bearer ${sim.apiKey}` } }).then((r) => r.json()).catch(() => undefined);
+		const listed = await fetch(`${sim.url}/v1/mails?sort=newest&limit=3`, {
+			headers: { 'x-api-key': sim.apiKey, Authorization: `Bearer ${sim.apiKey}` },
+		})
+			.then((r) => r.json())
+			.catch(() => undefined);
 		const next = await poll(newMail, saved);
 		const again = await poll(newMail, next.saved);
 		const emitted = [...next.items, ...again.items].map((i) => i.json.id);
 		// A and B arrived after the priming, match the (empty) filters, are within every limit.
-		expect({ emitted, listedFirst: listed?.data?.map((m) => m.id) }).toMatchObject({ emitted: expect.arrayContaining([a, b]) });
+		expect({ emitted, listedFirst: listed?.data?.map((m) => m.id) }).toMatchObject({
+			emitted: expect.arrayContaining([a, b]),
+		});
 	});
 
 	// A stated limit ("an item that moved while a poll read the list may be missed by that poll;
@@ -516,7 +627,8 @@ describe('New Mail: what a poll may not miss', () => {
 	test('an item missed because the list moved during the read is emitted by a later poll while it still matches', async () => {
 		const { saved } = await poll(inbox);
 		const added = [];
-		for (let n = 0; n < 1_001; n++) added.push((await control('/mail', { sender_name: `Backlog ${n}` })).mail.id);
+		for (let n = 0; n < 1_001; n++)
+			added.push((await control('/mail', { sender_name: `Backlog ${n}` })).mail.id);
 		const oldest = added[0];
 		expect(sim.db.mails.find((m) => m.id === oldest).mail_status).toBe('inbox');
 		let requests = 0;
@@ -544,26 +656,50 @@ describe('New Mail: what a poll may not miss', () => {
 	// the part that could not be listed, so mail of *another* part that the same poll listed in full
 	// (within reach, its list ended) and that is older than that key is dropped too: it was never out
 	// of reach and still matches: it must be emitted.
-	const inboxLetters = { event: 'new-mail', filters: { status: ['inbox'], mailType: ['letter'], scanStatus: ['none'] }, options: {} };
+	const inboxLetters = {
+		event: 'new-mail',
+		filters: { status: ['inbox'], mailType: ['letter'], scanStatus: ['none'] },
+		options: {},
+	};
 
 	test('mail listed in full by a reachable part is emitted even when another part is out of reach', async () => {
 		const state = {};
 		await runPoll({ parameters: inboxLetters, credentials, staticData: state }); // priming
 		const readLetters = [];
 		for (let n = 0; n < 30; n++) {
-			const id = (await control('/mail', { sender_name: `Read ${n}`, mail_type: 'letter' })).mail.id;
+			const id = (await control('/mail', { sender_name: `Read ${n}`, mail_type: 'letter' })).mail
+				.id;
 			sim.db.mails.find((m) => m.id === id).is_read = true;
 			readLetters.push(id);
 		}
-		for (let n = 0; n < 150; n++) await control('/mail', { sender_name: `Unread ${n}`, mail_type: 'letter' });
+		for (let n = 0; n < 150; n++)
+			await control('/mail', { sender_name: `Unread ${n}`, mail_type: 'letter' });
 		sim.changed();
-		expect(sim.db.mails.filter((m) => readLetters.includes(m.id)).every((m) => m.mail_status === 'inbox' && !m.scan)).toBe(true);
-		await control('/faults', { path: '/v1/mails', method: 'GET', cursor: true, status: 422, count: 100_000 });
-		const failed = await runPoll({ parameters: inboxLetters, credentials, staticData: state }).catch((error) => error);
+		expect(
+			sim.db.mails
+				.filter((m) => readLetters.includes(m.id))
+				.every((m) => m.mail_status === 'inbox' && !m.scan),
+		).toBe(true);
+		await control('/faults', {
+			path: '/v1/mails',
+			method: 'GET',
+			cursor: true,
+			status: 422,
+			count: 100_000,
+		});
+		const failed = await runPoll({
+			parameters: inboxLetters,
+			credentials,
+			staticData: state,
+		}).catch((error) => error);
 		expect(failed).toBeInstanceOf(Error); // the unread part is out of reach past its first page: reported
 		const emitted = [];
 		for (let n = 0; n < 3; n++) {
-			const { result } = await runPoll({ parameters: inboxLetters, credentials, staticData: state });
+			const { result } = await runPoll({
+				parameters: inboxLetters,
+				credentials,
+				staticData: state,
+			});
 			emitted.push(...(result?.[0] ?? []).map((i) => i.json.id));
 		}
 		// the 30 read letters were listed completely (one page, the list's end) by the is_read=true part

@@ -7,14 +7,20 @@ const { verifySignature } = dist('nodes/VirtualMailboxTrigger/signature.js');
 const NOW = 1_790_000_000_000;
 const WINDOW = 5 * 60_000;
 const BODY = Buffer.from('{"id":1001,"mail_status":"INBOX","sender_name":"City Utilities"}');
-const check = (headers, raw = BODY, secrets = [SECRET, ''], now = NOW) => verifySignature(headers, raw, secrets, now, WINDOW);
+const check = (headers, raw = BODY, secrets = [SECRET, ''], now = NOW) =>
+	verifySignature(headers, raw, secrets, now, WINDOW);
 const signed = (options = {}) => sign(options.body ?? BODY, { timestamp: NOW, ...options }).headers;
 
 describe('signature vectors computed with node:crypto', () => {
 	test('a fixed vector: the exact HMAC of "<ts>.<body>"', () => {
-		const expected = crypto.createHmac('sha256', SECRET).update(Buffer.concat([Buffer.from(`${NOW}.`), BODY])).digest('hex');
+		const expected = crypto
+			.createHmac('sha256', SECRET)
+			.update(Buffer.concat([Buffer.from(`${NOW}.`), BODY]))
+			.digest('hex');
 		expect(signed()['usgm-webhook-signature']).toBe(expected);
-		expect(check({ 'usgm-webhook-signature': expected, 'usgm-webhook-timestamp': String(NOW) })).toEqual({ ok: true, timestamp: NOW, secretIndex: 0 });
+		expect(
+			check({ 'usgm-webhook-signature': expected, 'usgm-webhook-timestamp': String(NOW) }),
+		).toEqual({ ok: true, timestamp: NOW, secretIndex: 0 });
 	});
 	test('valid with any service name before -Webhook-', () => {
 		expect(check(signed({ service: 'SVC' })).ok).toBe(true);
@@ -23,7 +29,10 @@ describe('signature vectors computed with node:crypto', () => {
 	test('one byte changed', () => {
 		const changed = Buffer.from(BODY);
 		changed[5] ^= 1;
-		expect(check(signed(), changed)).toMatchObject({ ok: false, reason: 'signature does not match' });
+		expect(check(signed(), changed)).toMatchObject({
+			ok: false,
+			reason: 'signature does not match',
+		});
 	});
 	test('same JSON with other whitespace', () => {
 		const spaced = Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 2));
@@ -33,13 +42,20 @@ describe('signature vectors computed with node:crypto', () => {
 		expect(check(signed({ secret: 'whsec_other' })).ok).toBe(false);
 	});
 	test('previous secret is accepted during rotation; without it, not', () => {
-		expect(check(signed({ secret: PREVIOUS }), BODY, [SECRET, PREVIOUS])).toMatchObject({ ok: true, secretIndex: 1 });
+		expect(check(signed({ secret: PREVIOUS }), BODY, [SECRET, PREVIOUS])).toMatchObject({
+			ok: true,
+			secretIndex: 1,
+		});
 		expect(check(signed({ secret: PREVIOUS }), BODY, [SECRET, '']).ok).toBe(false);
 	});
 	test('timestamp just inside and just outside the window, past and future', () => {
-		for (const offset of [-WINDOW, WINDOW]) expect(check(signed({ timestamp: NOW + offset })).ok).toBe(true);
+		for (const offset of [-WINDOW, WINDOW])
+			expect(check(signed({ timestamp: NOW + offset })).ok).toBe(true);
 		for (const offset of [-WINDOW - 1, WINDOW + 1]) {
-			expect(check(signed({ timestamp: NOW + offset }))).toMatchObject({ ok: false, reason: 'timestamp outside the tolerance window' });
+			expect(check(signed({ timestamp: NOW + offset }))).toMatchObject({
+				ok: false,
+				reason: 'timestamp outside the tolerance window',
+			});
 		}
 	});
 	test('missing headers', () => {
@@ -56,12 +72,17 @@ describe('signature vectors computed with node:crypto', () => {
 		expect(check({ ...h, 'svc-webhook-signature': sig }).ok).toBe(false);
 	});
 	test('non-numeric timestamp', () => {
-		expect(check({ ...signed(), 'usgm-webhook-timestamp': '2026-11-22T00:00:00Z' })).toMatchObject({ ok: false, reason: 'timestamp is not a number of milliseconds' });
+		expect(check({ ...signed(), 'usgm-webhook-timestamp': '2026-11-22T00:00:00Z' })).toMatchObject({
+			ok: false,
+			reason: 'timestamp is not a number of milliseconds',
+		});
 		expect(check({ ...signed(), 'usgm-webhook-timestamp': `${NOW}.5` }).ok).toBe(false);
 	});
 	test('signature of wrong length', () => {
 		const sig = signed()['usgm-webhook-signature'];
-		expect(check({ ...signed(), 'usgm-webhook-signature': sig.slice(0, 63) })).toMatchObject({ reason: 'signature is not 64 hex characters' });
+		expect(check({ ...signed(), 'usgm-webhook-signature': sig.slice(0, 63) })).toMatchObject({
+			reason: 'signature is not 64 hex characters',
+		});
 		expect(check({ ...signed(), 'usgm-webhook-signature': `${sig}00` }).ok).toBe(false);
 		expect(check({ ...signed(), 'usgm-webhook-signature': `sha256=${sig}` }).ok).toBe(false);
 	});
@@ -78,8 +99,14 @@ describe('signature vectors computed with node:crypto', () => {
 		expect(check(sign(big, { timestamp: NOW }).headers, tampered).ok).toBe(false);
 	});
 	test('no secret configured, or no raw body: never verified, never throws', () => {
-		expect(check(signed(), BODY, ['', ''])).toMatchObject({ ok: false, reason: 'no webhook secret configured' });
-		expect(verifySignature(signed(), undefined, [SECRET], NOW, WINDOW)).toMatchObject({ ok: false, reason: 'raw body unavailable' });
+		expect(check(signed(), BODY, ['', ''])).toMatchObject({
+			ok: false,
+			reason: 'no webhook secret configured',
+		});
+		expect(verifySignature(signed(), undefined, [SECRET], NOW, WINDOW)).toMatchObject({
+			ok: false,
+			reason: 'raw body unavailable',
+		});
 		expect(verifySignature(null, BODY, [SECRET], NOW, WINDOW).ok).toBe(false);
 	});
 });

@@ -20,11 +20,19 @@ beforeEach(() => sim.reset({ count: 300, seed: 7 }));
 async function api(method, path, { body, key = sim.apiKey, raw, probe } = {}) {
 	const response = await fetch(`${sim.url}${path}`, {
 		method,
-		headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body || raw ? { 'content-type': 'application/json' } : {}), ...(probe ? { 'x-conformance': 'off' } : {}) },
+		headers: {
+			...(key ? { authorization: `Bearer ${key}` } : {}),
+			...(body || raw ? { 'content-type': 'application/json' } : {}),
+			...(probe ? { 'x-conformance': 'off' } : {}),
+		},
 		body: raw ?? (body ? JSON.stringify(body) : undefined),
 	});
 	const text = await response.text();
-	return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+	return {
+		status: response.status,
+		body: text ? JSON.parse(text) : undefined,
+		headers: response.headers,
+	};
 }
 const ok = async (method, path, schema, options) => {
 	const r = await api(method, path, options);
@@ -38,7 +46,7 @@ const problem = async (method, path, status, options) => {
 	return r.body;
 };
 
-describe('every endpoint answers in the SDK\'s shapes', () => {
+describe("every endpoint answers in the SDK's shapes", () => {
 	test('read endpoints', async () => {
 		await ok('GET', '/v1/account', S.Account);
 		await ok('GET', '/v1/account/mailing-address', S.MailingAddress);
@@ -62,40 +70,81 @@ describe('every endpoint answers in the SDK\'s shapes', () => {
 	});
 
 	test('write endpoints', async () => {
-		const folder = await ok('POST', '/v1/folders', S.Folder, { body: { name: 'Bills 2026', color: '#112233' } });
+		const folder = await ok('POST', '/v1/folders', S.Folder, {
+			body: { name: 'Bills 2026', color: '#112233' },
+		});
 		await ok('PATCH', `/v1/folders/${folder.id}`, S.Folder, { body: { name: 'Paid' } });
 		const mail = (await ok('GET', '/v1/mails?status=inbox&limit=1')).data[0];
-		const filed = await ok('PATCH', `/v1/mails/${mail.id}`, S.MailItemDetail, { body: { folder_id: folder.id, is_read: true } });
+		const filed = await ok('PATCH', `/v1/mails/${mail.id}`, S.MailItemDetail, {
+			body: { folder_id: folder.id, is_read: true },
+		});
 		expect(filed.folder).toMatchObject({ id: folder.id, name: 'Paid' });
 		expect((await api('DELETE', `/v1/folders/${folder.id}`)).status).toBe(204);
 		expect((await ok('GET', `/v1/mails/${mail.id}`)).folder).toBeNull();
-		await ok('POST', '/v1/addresses', S.Address, { body: { type: 'shipping', name: 'A', line1: '1', city: 'C', state: 'S', postal_code: 'P', country: 'US', phone_number: '1' } });
-		const bank = await ok('POST', '/v1/bank-accounts', S.BankAccount, { body: { bank_name: 'B', bank_state: 'NY', account_number: '1234567890' } });
+		await ok('POST', '/v1/addresses', S.Address, {
+			body: {
+				type: 'shipping',
+				name: 'A',
+				line1: '1',
+				city: 'C',
+				state: 'S',
+				postal_code: 'P',
+				country: 'US',
+				phone_number: '1',
+			},
+		});
+		const bank = await ok('POST', '/v1/bank-accounts', S.BankAccount, {
+			body: { bank_name: 'B', bank_state: 'NY', account_number: '1234567890' },
+		});
 		expect(bank.account_number_last4).toBe('7890');
-		await ok('PATCH', `/v1/bank-accounts/${bank.id}`, S.BankAccount, { body: { account_number: '555566667777' } });
-		const created = await ok('POST', '/v1/scans', S.Scan, { body: { mail_id: mail.id, type: 'open' } });
+		await ok('PATCH', `/v1/bank-accounts/${bank.id}`, S.BankAccount, {
+			body: { account_number: '555566667777' },
+		});
+		const created = await ok('POST', '/v1/scans', S.Scan, {
+			body: { mail_id: mail.id, type: 'open' },
+		});
 		expect(created).toMatchObject({ type: 'UNBOXING_REQUEST', status: 'IN_PROCESS' });
-		await ok('POST', `/v1/sandbox/scans/${created.id}/complete`, S.Scan, { body: { label: 'Box', summary: ['one', 'two'] } });
-		expect(await ok('GET', `/v1/scans/${created.id}/summary`, S.ScanSummary)).toEqual({ label: 'Box', summary: ['one', 'two'] });
+		await ok('POST', `/v1/sandbox/scans/${created.id}/complete`, S.Scan, {
+			body: { label: 'Box', summary: ['one', 'two'] },
+		});
+		expect(await ok('GET', `/v1/scans/${created.id}/summary`, S.ScanSummary)).toEqual({
+			label: 'Box',
+			summary: ['one', 'two'],
+		});
 		const file = await ok('GET', `/v1/scans/${created.id}/file`);
 		const download = await fetch(file.url);
 		expect(download.status).toBe(200);
 		expect(download.headers.get('content-type')).toBe('application/pdf');
-		expect(await problem('GET', `/v1/scans/${created.id}/file`.replace(created.id, 'nope'), 404)).toMatchObject({ code: 'not_found' });
+		expect(
+			await problem('GET', `/v1/scans/${created.id}/file`.replace(created.id, 'nope'), 404),
+		).toMatchObject({ code: 'not_found' });
 	});
 });
 
-describe('the SDK\'s API beyond the published spec', () => {
+describe("the SDK's API beyond the published spec", () => {
 	test('shipment list items carry the list fields only; the detail has the packed items', async () => {
 		const page = await ok('GET', '/v1/shipments?limit=100', S.page(S.ShipmentListItem.strict()));
-		for (const field of ['mail_items', 'is_expedited', 'is_insured', 'declared_value', 'instructions', 'insured_amount', 'reject_reason']) {
-			expect(page.data.some((item) => field in item), field).toBe(false);
+		for (const field of [
+			'mail_items',
+			'is_expedited',
+			'is_insured',
+			'declared_value',
+			'instructions',
+			'insured_amount',
+			'reject_reason',
+		]) {
+			expect(
+				page.data.some((item) => field in item),
+				field,
+			).toBe(false);
 		}
 		const detail = await ok('GET', `/v1/shipments/${page.data[0].id}`, S.Shipment.strict());
 		expect(detail.mail_items.length).toBe(detail.item_count);
 		const deposits = await ok('GET', '/v1/shipments?type=check_deposit&type=pickup&limit=100');
 		expect(deposits.data.every((s) => ['check_deposit', 'pickup'].includes(s.type))).toBe(true);
-		expect(deposits.total_count).toBe(sim.db.shipments.filter((s) => ['check_deposit', 'pickup'].includes(s.type)).length);
+		expect(deposits.total_count).toBe(
+			sim.db.shipments.filter((s) => ['check_deposit', 'pickup'].includes(s.type)).length,
+		);
 		await problem('GET', '/v1/shipments?status=lost', 422);
 	});
 	test('DELETE /v1/scans/{id} answers the deleted scan', async () => {
@@ -104,7 +153,16 @@ describe('the SDK\'s API beyond the published spec', () => {
 		expect(deleted).toMatchObject({ id: scan.id, status: 'DELETED' });
 	});
 	test('addresses: type filter, type update, set default (one default per type)', async () => {
-		const body = { type: 'shipping', name: 'B', line1: '2', city: 'C', state: 'S', postal_code: 'P', country: 'US', phone_number: '1' };
+		const body = {
+			type: 'shipping',
+			name: 'B',
+			line1: '2',
+			city: 'C',
+			state: 'S',
+			postal_code: 'P',
+			country: 'US',
+			phone_number: '1',
+		};
 		const second = await ok('POST', '/v1/addresses', S.Address, { body });
 		expect(second.is_default).toBe(false);
 		const shipping = await ok('GET', '/v1/addresses?type=shipping', S.page(S.Address.strict()));
@@ -114,24 +172,52 @@ describe('the SDK\'s API beyond the published spec', () => {
 		const made = await ok('PATCH', `/v1/addresses/${second.id}/default`, S.Address.strict());
 		expect(made).toMatchObject({ id: second.id, is_default: true });
 		expect((await ok('GET', '/v1/addresses/default?type=shipping')).id).toBe(second.id);
-		expect((await ok('GET', '/v1/addresses?type=shipping')).data.filter((a) => a.is_default).map((a) => a.id)).toEqual([second.id]);
-		const moved = await ok('PATCH', `/v1/addresses/${second.id}`, S.Address.strict(), { body: { type: 'deposit' } });
+		expect(
+			(await ok('GET', '/v1/addresses?type=shipping')).data
+				.filter((a) => a.is_default)
+				.map((a) => a.id),
+		).toEqual([second.id]);
+		const moved = await ok('PATCH', `/v1/addresses/${second.id}`, S.Address.strict(), {
+			body: { type: 'deposit' },
+		});
 		expect(moved).toMatchObject({ type: 'deposit', is_default: false });
 		expect((await ok('GET', '/v1/addresses?type=deposit')).total_count).toBe(2);
 		await problem('PATCH', `/v1/addresses/${second.id}`, 422, { body: { type: 'home' } });
 		await problem('PATCH', '/v1/addresses/nope/default', 404);
 	});
-	test('sandbox seed: sample mail of every type; seed one item by the SDK\'s mail_type, listed under the REST type', async () => {
+	test("sandbox seed: sample mail of every type; seed one item by the SDK's mail_type, listed under the REST type", async () => {
 		const before = sim.db.mails.length;
 		const seeded = await ok('POST', '/v1/sandbox/seed', S.SeedResult.strict());
 		expect(seeded.mail_ids).toHaveLength(6);
 		expect(sim.db.mails.length).toBe(before + 6);
-		const one = await ok('POST', '/v1/sandbox/seed/mail', S.SeedMailResult.strict(), { body: { sender_name: 'Big Envelope Co', mail_type: 'LARGELETTER', weight: 0.4, measurement: { width: 12, height: 15, length: 0.5 } } });
+		const one = await ok('POST', '/v1/sandbox/seed/mail', S.SeedMailResult.strict(), {
+			body: {
+				sender_name: 'Big Envelope Co',
+				mail_type: 'LARGELETTER',
+				weight: 0.4,
+				measurement: { width: 12, height: 15, length: 0.5 },
+			},
+		});
 		const large = await ok('GET', '/v1/mails?mail_type=large_letter&sort=newest&limit=1');
-		expect(large.data[0]).toMatchObject({ id: one.mail_id, sender_name: 'Big Envelope Co', mail_type: 'large_letter' });
-		expect(await ok('GET', `/v1/mails/${one.mail_id}`)).toMatchObject({ weight: 0.4, measurement: { width: 12, height: 15, length: 0.5 } });
-		for (const [sdk, rest] of Object.entries({ LETTER: 'letter', MAGAZINE: 'magazine', CATALOG: 'catalog', SOFTPAK: 'softpak', PACKAGE: 'package' })) {
-			const { mail_id } = await ok('POST', '/v1/sandbox/seed/mail', S.SeedMailResult, { body: { mail_type: sdk } });
+		expect(large.data[0]).toMatchObject({
+			id: one.mail_id,
+			sender_name: 'Big Envelope Co',
+			mail_type: 'large_letter',
+		});
+		expect(await ok('GET', `/v1/mails/${one.mail_id}`)).toMatchObject({
+			weight: 0.4,
+			measurement: { width: 12, height: 15, length: 0.5 },
+		});
+		for (const [sdk, rest] of Object.entries({
+			LETTER: 'letter',
+			MAGAZINE: 'magazine',
+			CATALOG: 'catalog',
+			SOFTPAK: 'softpak',
+			PACKAGE: 'package',
+		})) {
+			const { mail_id } = await ok('POST', '/v1/sandbox/seed/mail', S.SeedMailResult, {
+				body: { mail_type: sdk },
+			});
 			expect((await ok('GET', `/v1/mails/${mail_id}`)).mail_type, sdk).toBe(rest);
 		}
 		await problem('POST', '/v1/sandbox/seed/mail', 422, { body: { mail_type: 'large_letter' } });
@@ -149,10 +235,21 @@ describe('auth and errors', () => {
 	test('400 for a body that is not JSON; 404; 409; 422 with field errors', async () => {
 		await problem('POST', '/v1/folders', 400, { raw: '{"name":' });
 		await problem('GET', '/v1/mails/999999999', 404);
-		const completed = (await ok('GET', '/v1/scans?limit=100')).data.find((s) => s.status === 'COMPLETED');
+		const completed = (await ok('GET', '/v1/scans?limit=100')).data.find(
+			(s) => s.status === 'COMPLETED',
+		);
 		await problem('POST', `/v1/scans/${completed.id}/cancel`, 409);
-		const p = await problem('POST', '/v1/addresses', 422, { body: { type: 'shipping', name: 'A' } });
-		expect(p.errors.map((e) => e.field)).toEqual(['line1', 'city', 'state', 'postal_code', 'country', 'phone_number']);
+		const p = await problem('POST', '/v1/addresses', 422, {
+			body: { type: 'shipping', name: 'A' },
+		});
+		expect(p.errors.map((e) => e.field)).toEqual([
+			'line1',
+			'city',
+			'state',
+			'postal_code',
+			'country',
+			'phone_number',
+		]);
 		await problem('POST', '/v1/folders', 422, { body: { name: 'x', color: 'red' } });
 	});
 	test('scan state rules: cancel only IN_PROCESS; complete only pending', async () => {
@@ -164,11 +261,16 @@ describe('auth and errors', () => {
 	});
 	test('undiscard only for a pending discard', async () => {
 		const discarded = (await ok('GET', '/v1/mails?status=discard_request&limit=1')).data[0];
-		expect((await ok('POST', `/v1/mails/${discarded.id}/undiscard`, S.MailItemDetail)).mail_status).toBe('inbox');
+		expect(
+			(await ok('POST', `/v1/mails/${discarded.id}/undiscard`, S.MailItemDetail)).mail_status,
+		).toBe('inbox');
 		await problem('POST', `/v1/mails/${discarded.id}/undiscard`, 409);
 	});
 	test('injected faults: a 429 storm with Retry-After, then normal service', async () => {
-		await fetch(`${sim.url}/_control/faults`, { method: 'POST', body: JSON.stringify({ path: '/v1/account', status: 429, count: 2, retryAfter: 1 }) });
+		await fetch(`${sim.url}/_control/faults`, {
+			method: 'POST',
+			body: JSON.stringify({ path: '/v1/account', status: 429, count: 2, retryAfter: 1 }),
+		});
 		const first = await api('GET', '/v1/account');
 		expect(first.status).toBe(429);
 		expect(first.headers.get('retry-after')).toBe('1');
@@ -183,14 +285,20 @@ describe('pagination rules', () => {
 		expect(first.data).toHaveLength(25);
 		const big = await ok('GET', '/v1/mails?limit=500', S.page(S.MailItem));
 		expect(big.data).toHaveLength(100);
-		const next = await ok('GET', `/v1/mails?limit=500&cursor=${encodeURIComponent(big.next_cursor)}`, S.page(S.MailItem));
+		const next = await ok(
+			'GET',
+			`/v1/mails?limit=500&cursor=${encodeURIComponent(big.next_cursor)}`,
+			S.page(S.MailItem),
+		);
 		expect(next.total_count).toBe(big.total_count);
 		expect(next.data[0].id).not.toBe(big.data[0].id);
 	});
 	test('a cursor is bound to its endpoint and query; altered cursors are rejected with 422 validation_error', async () => {
 		const page = await ok('GET', '/v1/mails?status=inbox&limit=10');
 		const cursor = encodeURIComponent(page.next_cursor);
-		expect((await problem('GET', `/v1/mails?status=archived&limit=10&cursor=${cursor}`, 422)).code).toBe('validation_error');
+		expect(
+			(await problem('GET', `/v1/mails?status=archived&limit=10&cursor=${cursor}`, 422)).code,
+		).toBe('validation_error');
 		await problem('GET', `/v1/bank-accounts?cursor=${cursor}`, 422);
 		await problem('GET', `/v1/mails?status=inbox&cursor=${cursor}x`, 422);
 		await ok('GET', `/v1/mails?status=inbox&limit=50&cursor=${cursor}`);
@@ -212,11 +320,23 @@ describe('pagination rules', () => {
 			sim.reset({ count: 300, seed: 7, cursorMode });
 			const first = await ok('GET', '/v1/mails?status=inbox&limit=10');
 			for (const m of first.data.slice(0, 3)) await api('POST', `/v1/mails/${m.id}/archive`); // three leave the list above the cursor
-			const expected = (await ok('GET', '/v1/mails?status=inbox&limit=100')).data.slice(7, 17).map((m) => m.id);
-			return { ids: (await ok('GET', `/v1/mails?status=inbox&limit=10&cursor=${encodeURIComponent(first.next_cursor)}`)).data.map((m) => m.id), expected };
+			const expected = (await ok('GET', '/v1/mails?status=inbox&limit=100')).data
+				.slice(7, 17)
+				.map((m) => m.id);
+			return {
+				ids: (
+					await ok(
+						'GET',
+						`/v1/mails?status=inbox&limit=10&cursor=${encodeURIComponent(first.next_cursor)}`,
+					)
+				).data.map((m) => m.id),
+				expected,
+			};
 		};
 		const offset = await secondPage('offset');
-		expect(offset.ids).toEqual((await ok('GET', '/v1/mails?status=inbox&limit=100')).data.slice(10, 20).map((m) => m.id)); // three items skipped
+		expect(offset.ids).toEqual(
+			(await ok('GET', '/v1/mails?status=inbox&limit=100')).data.slice(10, 20).map((m) => m.id),
+		); // three items skipped
 		const keyset = await secondPage('keyset');
 		expect(keyset.ids).toEqual(keyset.expected); // none skipped
 		sim.reset({ count: 10_250, seed: 1, cursorMode: 'keyset' });
@@ -231,7 +351,9 @@ describe('pagination rules', () => {
 	test('filters, search and sort', async () => {
 		const all = (await fetch(`${sim.url}/_control/state`).then((r) => r.json())).mails;
 		const packages = await ok('GET', '/v1/mails?mail_type=package&mail_type=softpak&limit=100');
-		expect(packages.total_count).toBe(all.filter((m) => ['package', 'softpak'].includes(m.mail_type)).length);
+		expect(packages.total_count).toBe(
+			all.filter((m) => ['package', 'softpak'].includes(m.mail_type)).length,
+		);
 		expect(packages.data.every((m) => ['package', 'softpak'].includes(m.mail_type))).toBe(true);
 		const none = await ok('GET', '/v1/mails?scan_status=none&limit=100');
 		expect(none.total_count).toBe(all.filter((m) => !m.scan).length);
@@ -239,10 +361,14 @@ describe('pagination rules', () => {
 		expect(irs.data.every((m) => m.sender_name === 'Internal Revenue Service')).toBe(true);
 		const oldest = await ok('GET', '/v1/mails?sort=oldest&limit=5');
 		const newest = await ok('GET', '/v1/mails?sort=newest&limit=5');
-		expect(Date.parse(oldest.data[0].arrival_date)).toBeLessThan(Date.parse(newest.data[0].arrival_date));
+		expect(Date.parse(oldest.data[0].arrival_date)).toBeLessThan(
+			Date.parse(newest.data[0].arrival_date),
+		);
 		const week = await ok('GET', '/v1/mails?arrived=week&limit=100');
 		expect(week.total_count).toBeGreaterThan(0);
-		expect(week.total_count).toBeLessThan((await ok('GET', '/v1/mails?arrived=year&limit=1')).total_count);
+		expect(week.total_count).toBeLessThan(
+			(await ok('GET', '/v1/mails?arrived=year&limit=1')).total_count,
+		);
 		await problem('GET', '/v1/mails?status=lost', 422);
 		// Lists are repeated keys (the SDK's encoding): a comma-joined value is no status.
 		await problem('GET', '/v1/mails?status=inbox,archived', 422);
@@ -255,17 +381,29 @@ describe('GET /v1/scans: every filter and sort the SDK declares (ScansListReques
 	const records = () => sim.db.scans;
 	const all = async (query) => {
 		const items = [];
-		let page = await ok('GET', `/v1/scans?limit=100${query ? `&${query}` : ''}`, S.page(S.Scan.strict()));
+		let page = await ok(
+			'GET',
+			`/v1/scans?limit=100${query ? `&${query}` : ''}`,
+			S.page(S.Scan.strict()),
+		);
 		items.push(...page.data);
 		while (page.next_cursor) {
-			page = await ok('GET', `/v1/scans?limit=100${query ? `&${query}` : ''}&cursor=${encodeURIComponent(page.next_cursor)}`, S.page(S.Scan.strict()));
+			page = await ok(
+				'GET',
+				`/v1/scans?limit=100${query ? `&${query}` : ''}&cursor=${encodeURIComponent(page.next_cursor)}`,
+				S.page(S.Scan.strict()),
+			);
 			items.push(...page.data);
 		}
 		expect(items).toHaveLength(page.total_count);
 		return items;
 	};
 	const ids = (items) => items.map((s) => s.id).sort();
-	const idsOf = (predicate) => records().filter(predicate).map((s) => s.id).sort();
+	const idsOf = (predicate) =>
+		records()
+			.filter(predicate)
+			.map((s) => s.id)
+			.sort();
 
 	test('status and type take several values as repeated keys', async () => {
 		const done = await all('status=completed&status=cancelled');
@@ -275,16 +413,24 @@ describe('GET /v1/scans: every filter and sort the SDK declares (ScansListReques
 		expect(ids(opens)).toEqual(idsOf((s) => s.type === 'UNBOXING_REQUEST'));
 		expect(opens.length).toBeGreaterThan(0);
 		expect(ids(await all('type=scan&type=open'))).toEqual(idsOf(() => true));
-		expect(ids(await all('type=scan&status=in_process'))).toEqual(idsOf((s) => s.type === 'SCAN_REQUEST' && s.status === 'IN_PROCESS'));
+		expect(ids(await all('type=scan&status=in_process'))).toEqual(
+			idsOf((s) => s.type === 'SCAN_REQUEST' && s.status === 'IN_PROCESS'),
+		);
 		expect((await problem('GET', '/v1/scans?status=done', 422)).code).toBe('validation_error');
 		await problem('GET', '/v1/scans?type=SCAN_REQUEST', 422);
 	});
 	test('mail_id and search', async () => {
 		const scan = records()[5];
-		expect(ids(await all(`mail_id=${scan.mail_id}`))).toEqual(idsOf((s) => s.mail_id === scan.mail_id));
+		expect(ids(await all(`mail_id=${scan.mail_id}`))).toEqual(
+			idsOf((s) => s.mail_id === scan.mail_id),
+		);
 		const bySender = await all('search=internal%20revenue');
-		const irsMail = new Set(sim.db.mails.filter((m) => m.sender_name === 'Internal Revenue Service').map((m) => m.id));
-		expect(ids(bySender)).toEqual(idsOf((s) => irsMail.has(s.mail_id) || /internal revenue/i.test(s.label ?? '')));
+		const irsMail = new Set(
+			sim.db.mails.filter((m) => m.sender_name === 'Internal Revenue Service').map((m) => m.id),
+		);
+		expect(ids(bySender)).toEqual(
+			idsOf((s) => irsMail.has(s.mail_id) || /internal revenue/i.test(s.label ?? '')),
+		);
 		expect(bySender.length).toBeGreaterThan(0);
 		expect(ids(await all(`search=${scan.id.toUpperCase()}`))).toEqual([scan.id]);
 	});
@@ -292,12 +438,19 @@ describe('GET /v1/scans: every filter and sort the SDK declares (ScansListReques
 		const newest = await all('sort=newest');
 		const byDefault = await all('');
 		expect(byDefault.map((s) => s.id)).toEqual(newest.map((s) => s.id));
-		for (let n = 1; n < newest.length; n++) expect(Date.parse(newest[n - 1].created_at)).toBeGreaterThanOrEqual(Date.parse(newest[n].created_at));
+		for (let n = 1; n < newest.length; n++)
+			expect(Date.parse(newest[n - 1].created_at)).toBeGreaterThanOrEqual(
+				Date.parse(newest[n].created_at),
+			);
 		const oldest = await all('sort=oldest');
 		expect(oldest.map((s) => s.id)).toEqual(newest.map((s) => s.id).reverse());
 		// A cursor is bound to its sort: the second page of oldest continues oldest.
 		const first = await ok('GET', '/v1/scans?sort=oldest&limit=10');
-		await problem('GET', `/v1/scans?sort=newest&limit=10&cursor=${encodeURIComponent(first.next_cursor)}`, 422);
+		await problem(
+			'GET',
+			`/v1/scans?sort=newest&limit=10&cursor=${encodeURIComponent(first.next_cursor)}`,
+			422,
+		);
 		await problem('GET', '/v1/scans?sort=random', 422);
 	});
 	test('scanned: requested within the window (week, month, half_year, year)', async () => {
@@ -306,7 +459,9 @@ describe('GET /v1/scans: every filter and sort the SDK declares (ScansListReques
 		const counts = [];
 		for (const [window, n] of Object.entries(days)) {
 			const got = await all(`scanned=${window}`);
-			expect(ids(got), window).toEqual(idsOf((s) => Date.parse(s.created_at) >= now - n * 86_400_000));
+			expect(ids(got), window).toEqual(
+				idsOf((s) => Date.parse(s.created_at) >= now - n * 86_400_000),
+			);
 			counts.push(got.length);
 		}
 		expect(counts[0]).toBeGreaterThan(0);
@@ -328,15 +483,29 @@ describe('webhook sender', () => {
 		});
 		await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 		const url = `http://127.0.0.1:${receiver.address().port}/hook`;
-		await fetch(`${sim.url}/_control/webhooks`, { method: 'POST', body: JSON.stringify({ event: 'new-mail', url }) });
-		const added = await fetch(`${sim.url}/_control/mail`, { method: 'POST', body: JSON.stringify({ sender_name: 'Chase Bank' }) }).then((r) => r.json());
+		await fetch(`${sim.url}/_control/webhooks`, {
+			method: 'POST',
+			body: JSON.stringify({ event: 'new-mail', url }),
+		});
+		const added = await fetch(`${sim.url}/_control/mail`, {
+			method: 'POST',
+			body: JSON.stringify({ sender_name: 'Chase Bank' }),
+		}).then((r) => r.json());
 		expect(added.deliveries).toEqual([expect.objectContaining({ status: 500, variant: 'valid' })]);
 		expect(received).toHaveLength(1); // not retried
 		const { headers, raw } = received[0];
-		const expected = crypto.createHmac('sha256', sim.webhookSecret).update(`${headers['usgm-webhook-timestamp']}.`).update(raw).digest('hex');
+		const expected = crypto
+			.createHmac('sha256', sim.webhookSecret)
+			.update(`${headers['usgm-webhook-timestamp']}.`)
+			.update(raw)
+			.digest('hex');
 		expect(headers['usgm-webhook-signature']).toBe(expected);
 		const payload = S.NewMailEvent.parse(JSON.parse(raw));
-		expect(payload).toMatchObject({ sender_name: 'Chase Bank', mail_status: 'INBOX', mail_type: 'LETTER' });
+		expect(payload).toMatchObject({
+			sender_name: 'Chase Bank',
+			mail_status: 'INBOX',
+			mail_type: 'LETTER',
+		});
 		expect((await fetch(payload.image_url)).status).toBe(200);
 		expect((await fetch(payload.image_url.replace(/sig=\w+/, 'sig=0'))).status).toBe(403);
 		receiver.close();
@@ -345,7 +514,11 @@ describe('webhook sender', () => {
 		const state = await fetch(`${sim.url}/_control/state`).then((r) => r.json());
 		const scan = state.scans.find((s) => s.type === 'SCAN_REQUEST');
 		const open = state.scans.find((s) => s.type === 'UNBOXING_REQUEST');
-		const deliver = (event, id) => fetch(`${sim.url}/_control/deliver`, { method: 'POST', body: JSON.stringify({ event, id, url: 'http://127.0.0.1:9/none' }) }).then((r) => r.json());
+		const deliver = (event, id) =>
+			fetch(`${sim.url}/_control/deliver`, {
+				method: 'POST',
+				body: JSON.stringify({ event, id, url: 'http://127.0.0.1:9/none' }),
+			}).then((r) => r.json());
 		S.ScanUpdateEvent.parse((await deliver('scan-update', scan.id)).payload);
 		S.OpenUpdateEvent.parse((await deliver('open-update', open.id)).payload);
 		S.ShipmentUpdateEvent.parse((await deliver('shipment-update', state.shipments[0].id)).payload);
@@ -358,7 +531,11 @@ describe('seed data', () => {
 		sim.reset({ count: 300, seed: 7 });
 		expect(await fetch(`${sim.url}/_control/query`).then((r) => r.json())).toEqual(a);
 		sim.reset({ count: 100_000, seed: 3 });
-		const page = await ok('GET', '/v1/mails?limit=100&status=inbox&mail_type=letter', S.page(S.MailItem));
+		const page = await ok(
+			'GET',
+			'/v1/mails?limit=100&status=inbox&mail_type=letter',
+			S.page(S.MailItem),
+		);
 		expect(page.total_count).toBeGreaterThan(20_000);
 	});
 });

@@ -8,9 +8,17 @@ const { unwrapFolderList } = dist('nodes/shared/folders.js');
 
 describe('query encoding (one place)', () => {
 	test('lists are repeated keys; empty values are left out', () => {
-		expect(encodeQuery({ status: ['inbox', 'archived'], search: 'a b', sort: undefined, x: null, y: '', z: [] , limit: 100 })).toBe(
-			'status=inbox&status=archived&search=a+b&limit=100',
-		);
+		expect(
+			encodeQuery({
+				status: ['inbox', 'archived'],
+				search: 'a b',
+				sort: undefined,
+				x: null,
+				y: '',
+				z: [],
+				limit: 100,
+			}),
+		).toBe('status=inbox&status=archived&search=a+b&limit=100');
 	});
 	test('urls and path segments', () => {
 		expect(buildUrl('http://h/', '/v1/mails', { limit: 1 })).toBe('http://h/v1/mails?limit=1');
@@ -38,18 +46,42 @@ describe('retry policy', () => {
 	});
 	test('exponential backoff with jitter inside the budget', () => {
 		const policy = { maxAttempts: 5, budgetMs: 10_000, baseDelayMs: 1000, maxDelayMs: 4000 };
-		const delays = [1, 2, 3, 4, 5].map((attempt) => nextDelay('GET', { kind: 'network' }, attempt, 0, now, () => 1, policy));
+		const delays = [1, 2, 3, 4, 5].map((attempt) =>
+			nextDelay('GET', { kind: 'network' }, attempt, 0, now, () => 1, policy),
+		);
 		expect(delays).toEqual([1000, 2000, 4000, 4000, undefined]);
 		expect(nextDelay('GET', { kind: 'network' }, 1, 0, now, () => 0, policy)).toBe(500);
 		expect(nextDelay('GET', { kind: 'network' }, 3, 7000, now, () => 1, policy)).toBeUndefined();
-		expect(nextDelay('GET', { kind: 'status', status: 429, retryAfter: '2' }, 1, 0, now, () => 1, policy)).toBe(2000);
-		expect(nextDelay('GET', { kind: 'status', status: 429, retryAfter: '20' }, 1, 0, now, () => 1, policy)).toBeUndefined();
+		expect(
+			nextDelay(
+				'GET',
+				{ kind: 'status', status: 429, retryAfter: '2' },
+				1,
+				0,
+				now,
+				() => 1,
+				policy,
+			),
+		).toBe(2000);
+		expect(
+			nextDelay(
+				'GET',
+				{ kind: 'status', status: 429, retryAfter: '20' },
+				1,
+				0,
+				now,
+				() => 1,
+				policy,
+			),
+		).toBeUndefined();
 	});
 });
 
 describe('errors and lists', () => {
 	test('redact scrubs every string, deeply', () => {
-		expect(redact({ a: 'key sk_1234 here', b: ['sk_1234'], c: { d: 1 } }, ['sk_1234', ''])).toEqual({ a: 'key [redacted] here', b: ['[redacted]'], c: { d: 1 } });
+		expect(redact({ a: 'key sk_1234 here', b: ['sk_1234'], c: { d: 1 } }, ['sk_1234', ''])).toEqual(
+			{ a: 'key [redacted] here', b: ['[redacted]'], c: { d: 1 } },
+		);
 	});
 	test('asProblem accepts objects and JSON text, nothing else', () => {
 		expect(asProblem('{"title":"T"}')).toEqual({ title: 'T' });

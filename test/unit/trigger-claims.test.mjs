@@ -7,9 +7,27 @@ import * as F from '../support/fixtures.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
 import { dist, nodeLogger, processedData, runDelivery } from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
-import { NODE, WORKFLOW, claimStoreWith, deduplicationHelpers, freshScope, hashOf, processedDataTable, rng, virtualClock } from '../support/deduplication-store.mjs';
+import {
+	NODE,
+	WORKFLOW,
+	claimStoreWith,
+	deduplicationHelpers,
+	freshScope,
+	hashOf,
+	processedDataTable,
+	rng,
+	virtualClock,
+} from '../support/deduplication-store.mjs';
 
-const { FOREIGN_ROW_WARNING, WriteTimes, claimDelivery, claimKeyOf, claimPolicy, deliveryKeyOf, lockValues } = dist('nodes/VirtualMailboxTrigger/claims.js');
+const {
+	FOREIGN_ROW_WARNING,
+	WriteTimes,
+	claimDelivery,
+	claimKeyOf,
+	claimPolicy,
+	deliveryKeyOf,
+	lockValues,
+} = dist('nodes/VirtualMailboxTrigger/claims.js');
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
 const POLICY = { ...claimPolicy };
 afterEach(() => Object.assign(claimPolicy, POLICY));
@@ -22,13 +40,21 @@ afterEach(() => Object.assign(claimPolicy, POLICY));
 function processOf(table, clock, { timing = {}, random = Math.random, warnings = [] } = {}) {
 	const scope = freshScope();
 	const gap = timing.gap && (async () => await clock.wait(timing.gap()));
-	const store = claimStoreWith(deduplicationHelpers(table, { gap, writeMs: timing.locked }), timing.intercept);
+	const store = claimStoreWith(
+		deduplicationHelpers(table, { gap, writeMs: timing.locked }),
+		timing.intercept,
+	);
 	const claimClock = { now: clock.now, wait: clock.wait, random };
-	return { store, claim: (key) => claimDelivery(scope, key, store, claimClock, (message) => warnings.push(message)) };
+	return {
+		store,
+		claim: (key) =>
+			claimDelivery(scope, key, store, claimClock, (message) => warnings.push(message)),
+	};
 }
 
 /** The model of n8n's store for one test; writes take 1 ms unless a process says otherwise. */
-const tableOf = (clock, options = {}) => processedDataTable({ clock, writeMs: () => 1, ...options });
+const tableOf = (clock, options = {}) =>
+	processedDataTable({ clock, writeMs: () => 1, ...options });
 
 /**
  * A seeded schedule: `deliveries` distinct deliveries, each sent as 1 to `processes` copies (a
@@ -38,7 +64,15 @@ const tableOf = (clock, options = {}) => processedDataTable({ clock, writeMs: ()
  * (the protocol, or a plain check-and-record to compare). Answers how many copies of each delivery
  * ran, and what a replay of each, afterwards in another process, answered.
  */
-async function schedule({ seed, processes, deliveries, spreadMs, writeMs, gapMaxMs = 0, plain = false }) {
+async function schedule({
+	seed,
+	processes,
+	deliveries,
+	spreadMs,
+	writeMs,
+	gapMaxMs = 0,
+	plain = false,
+}) {
 	const random = rng(seed);
 	const clock = virtualClock();
 	const model = tableOf(clock);
@@ -49,13 +83,25 @@ async function schedule({ seed, processes, deliveries, spreadMs, writeMs, gapMax
 		const timing = { gap: () => busiest * random(), locked: () => writeMs(random) };
 		const view = processOf(model, clock, { timing, random });
 		// The check-and-record the lock guards: one write of the node's row, nothing else.
-		return plain ? { claim: async (key) => ((await view.store.recordKeys([key])).has(key) ? 'duplicate' : 'new') } : view;
+		return plain
+			? {
+					claim: async (key) =>
+						(await view.store.recordKeys([key])).has(key) ? 'duplicate' : 'new',
+				}
+			: view;
 	});
 	const claims = [];
 	for (let d = 0; d < deliveries; d++) {
 		const copies = 1 + Math.floor(random() * processes);
 		const first = Math.floor(random() * processes);
-		for (let c = 0; c < copies; c++) claims.push(clock.wait(random() * spreadMs).then(() => views[(first + c) % processes].claim(`delivery-${d}`).then((outcome) => [d, outcome])));
+		for (let c = 0; c < copies; c++)
+			claims.push(
+				clock
+					.wait(random() * spreadMs)
+					.then(() =>
+						views[(first + c) % processes].claim(`delivery-${d}`).then((outcome) => [d, outcome]),
+					),
+			);
 	}
 	const ran = Array(deliveries).fill(0);
 	const outcomes = {};
@@ -65,12 +111,14 @@ async function schedule({ seed, processes, deliveries, spreadMs, writeMs, gapMax
 	}
 	// A replay after every process restarted: a process with no claim state of its own.
 	const restarted = processOf(model, clock, { random });
-	const replays = await clock.run(Promise.all(Array.from({ length: deliveries }, (_, d) => restarted.claim(`delivery-${d}`))));
+	const replays = await clock.run(
+		Promise.all(Array.from({ length: deliveries }, (_, d) => restarted.claim(`delivery-${d}`))),
+	);
 	return { ran, replays, outcomes, model };
 }
 const aroundMs = (typical) => (random) => typical * (1 + 2 * random()); // writes differ up to 3x
 
-describe('the claim protocol (pure, against a model of n8n\'s store shared by simulated processes, in virtual time)', () => {
+describe("the claim protocol (pure, against a model of n8n's store shared by simulated processes, in virtual time)", () => {
 	test('a delivery claimed once is a duplicate for every later execution, in that process and in another (a replay after a restart)', async () => {
 		const clock = virtualClock();
 		const model = tableOf(clock);
@@ -87,14 +135,22 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		for (const writeMs of [0, 1, 200, 1000, 5000]) {
 			const clock = virtualClock();
 			const model = tableOf(clock);
-			const [a, b] = [processOf(model, clock, { timing: { locked: () => writeMs } }), processOf(model, clock, { timing: { locked: () => writeMs } })];
+			const [a, b] = [
+				processOf(model, clock, { timing: { locked: () => writeMs } }),
+				processOf(model, clock, { timing: { locked: () => writeMs } }),
+			];
 			// An earlier delivery: the node's row exists (its first insert alone would be atomic).
 			expect(await clock.run(a.claim('earlier'))).toBe('new');
 			const outcomes = await clock.run(Promise.all([a.claim('k'), b.claim('k')]));
 			expect(outcomes.sort(), `${writeMs} ms writes`).toEqual(['duplicate', 'new']);
 			// What the lock guards against: both reads of the node's row see nothing, so both would run.
-			const plain = await clock.run(Promise.all([a.store.recordKeys(['p']), b.store.recordKeys(['p'])]));
-			expect(plain.filter((present) => present.has('p')), `${writeMs} ms writes`).toHaveLength(0);
+			const plain = await clock.run(
+				Promise.all([a.store.recordKeys(['p']), b.store.recordKeys(['p'])]),
+			);
+			expect(
+				plain.filter((present) => present.has('p')),
+				`${writeMs} ms writes`,
+			).toHaveLength(0);
 		}
 	});
 
@@ -115,11 +171,22 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		for (let run = 0; run < 240; run++) {
 			const seed = 26_000 + run;
 			const writeMs = typical[run % typical.length];
-			const { ran, replays, outcomes } = await schedule({ seed, processes: 2 + (run % 3), deliveries: 8, spreadMs: writeMs * 2 + 1, writeMs: aroundMs(writeMs) });
+			const { ran, replays, outcomes } = await schedule({
+				seed,
+				processes: 2 + (run % 3),
+				deliveries: 8,
+				spreadMs: writeMs * 2 + 1,
+				writeMs: aroundMs(writeMs),
+			});
 			const where = `seed ${seed} (writes around ${writeMs} ms): copies run per delivery ${ran}; claims ${JSON.stringify(outcomes)}`;
 			expect(ran, where).toEqual(Array(8).fill(1));
-			expect(Object.keys(outcomes).sort(), where).toEqual(['duplicate', 'new'].filter((o) => outcomes[o]));
-			expect(replays.filter((outcome) => outcome !== 'duplicate'), where).toEqual([]);
+			expect(Object.keys(outcomes).sort(), where).toEqual(
+				['duplicate', 'new'].filter((o) => outcomes[o]),
+			);
+			expect(
+				replays.filter((outcome) => outcome !== 'duplicate'),
+				where,
+			).toEqual([]);
 		}
 	});
 
@@ -127,18 +194,35 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		for (let run = 0; run < 120; run++) {
 			const seed = 28_000 + run;
 			const gapMaxMs = [200, 500, 1000, 2000][run % 4];
-			const { ran, replays, outcomes } = await schedule({ seed, processes: 2 + (run % 3), deliveries: 8, spreadMs: 3000, writeMs: aroundMs(5), gapMaxMs });
+			const { ran, replays, outcomes } = await schedule({
+				seed,
+				processes: 2 + (run % 3),
+				deliveries: 8,
+				spreadMs: 3000,
+				writeMs: aroundMs(5),
+				gapMaxMs,
+			});
 			const where = `seed ${seed} (gaps up to ${gapMaxMs} ms): copies run per delivery ${ran}; claims ${JSON.stringify(outcomes)}`;
 			expect(ran, where).toEqual(Array(8).fill(1));
-			expect(replays.filter((outcome) => outcome !== 'duplicate'), where).toEqual([]);
+			expect(
+				replays.filter((outcome) => outcome !== 'duplicate'),
+				where,
+			).toEqual([]);
 		}
 	});
 
-	test('without the lock, a plain check-and-record of the node\'s row runs copies of the same schedules twice and overwrites records, so a replayed delivery is not seen as a duplicate', async () => {
+	test("without the lock, a plain check-and-record of the node's row runs copies of the same schedules twice and overwrites records, so a replayed delivery is not seen as a duplicate", async () => {
 		let twice = 0;
 		let forgotten = 0;
 		for (let run = 0; run < 30; run++) {
-			const { ran, replays } = await schedule({ seed: 26_000 + run, processes: 3, deliveries: 8, spreadMs: 800, writeMs: aroundMs(400), plain: true });
+			const { ran, replays } = await schedule({
+				seed: 26_000 + run,
+				processes: 3,
+				deliveries: 8,
+				spreadMs: 800,
+				writeMs: aroundMs(400),
+				plain: true,
+			});
 			twice += ran.filter((n) => n > 1).length;
 			forgotten += replays.filter((outcome) => outcome !== 'duplicate').length;
 			expect(ran.every((n) => n >= 1)).toBe(true);
@@ -151,9 +235,18 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		const seen = new Set();
 		for (let run = 0; run < 20; run++) {
 			const seed = 27_000 + run;
-			const { ran, outcomes } = await schedule({ seed, processes: 2 + (run % 3), deliveries: 4, spreadMs: 40_000, writeMs: aroundMs(40_000) });
+			const { ran, outcomes } = await schedule({
+				seed,
+				processes: 2 + (run % 3),
+				deliveries: 4,
+				spreadMs: 40_000,
+				writeMs: aroundMs(40_000),
+			});
 			for (const outcome of Object.keys(outcomes)) seen.add(outcome);
-			expect(ran.every((n) => n >= 1), `seed ${seed}: copies run per delivery ${ran}`).toBe(true);
+			expect(
+				ran.every((n) => n >= 1),
+				`seed ${seed}: copies run per delivery ${ran}`,
+			).toBe(true);
 		}
 		expect(seen.has('unsettled')).toBe(true);
 	});
@@ -161,7 +254,14 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 	test('a lock whose insert always loses a race (a store that never lets this process in): after claimPolicy.maxClaimMs the delivery runs (unsettled), it is not dropped', async () => {
 		const clock = virtualClock();
 		const model = tableOf(clock);
-		const p = processOf(model, clock, { timing: { intercept: (op) => (op === 'recordLock' ? Promise.reject(new Error('duplicate key value violates unique constraint')) : undefined) } });
+		const p = processOf(model, clock, {
+			timing: {
+				intercept: (op) =>
+					op === 'recordLock'
+						? Promise.reject(new Error('duplicate key value violates unique constraint'))
+						: undefined,
+			},
+		});
 		expect(await clock.run(p.claim('k'))).toBe('unsettled');
 		expect(clock.now()).toBeGreaterThanOrEqual(claimPolicy.maxClaimMs);
 	}, 120_000); // four virtual minutes of retries, each a real turn of the event loop: CPU-bound
@@ -172,14 +272,28 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 			const clock = virtualClock();
 			const model = tableOf(clock);
 			model.put(WORKFLOW, { mode: 'entries', data: lockValues().map(hashOf) });
-			const views = Array.from({ length: 3 }, () => processOf(model, clock, { timing: { locked: () => 1 + 4 * random() }, random }));
+			const views = Array.from({ length: 3 }, () =>
+				processOf(model, clock, { timing: { locked: () => 1 + 4 * random() }, random }),
+			);
 			const claims = [];
-			for (let c = 0; c < 6; c++) claims.push(clock.wait(random() * 1000).then(() => views[c % 3].claim(`d${c % 2}`)));
-			const outcomes = await clock.run(Promise.all(claims.map((claim) => claim.then((outcome) => [outcome, clock.now()]))));
+			for (let c = 0; c < 6; c++)
+				claims.push(clock.wait(random() * 1000).then(() => views[c % 3].claim(`d${c % 2}`)));
+			const outcomes = await clock.run(
+				Promise.all(claims.map((claim) => claim.then((outcome) => [outcome, clock.now()]))),
+			);
 			const where = `seed ${29_000 + run}: ${JSON.stringify(outcomes)}`;
-			expect(outcomes.filter(([o], i) => i % 2 === 0 && o !== 'duplicate'), where).toHaveLength(1);
-			expect(outcomes.filter(([o], i) => i % 2 === 1 && o !== 'duplicate'), where).toHaveLength(1);
-			expect(outcomes.every(([o]) => o === 'new' || o === 'duplicate'), where).toBe(true);
+			expect(
+				outcomes.filter(([o], i) => i % 2 === 0 && o !== 'duplicate'),
+				where,
+			).toHaveLength(1);
+			expect(
+				outcomes.filter(([o], i) => i % 2 === 1 && o !== 'duplicate'),
+				where,
+			).toHaveLength(1);
+			expect(
+				outcomes.every(([o]) => o === 'new' || o === 'duplicate'),
+				where,
+			).toBe(true);
 			const finished = outcomes.map(([, at]) => at);
 			expect(Math.min(...finished), where).toBeGreaterThan(claimPolicy.leaseMs); // the lock was respected while it could be live
 			expect(Math.max(...finished), where).toBeLessThan(1000 + 1.5 * claimPolicy.leaseMs + 2000); // each waiter's lease is drawn within 1 to 1.5 times
@@ -195,7 +309,10 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		test(`another node's list in the workflow's row (a Remove Duplicates node with scope Workflow, ${name}): never deleted or changed but for a moment, each delivery still runs once per process, one warning per process`, async () => {
 			const clock = virtualClock();
 			const deletes = [];
-			const model = tableOf(clock, { log: (change) => change.op === 'delete' && change.context === WORKFLOW && deletes.push(change) });
+			const model = tableOf(clock, {
+				log: (change) =>
+					change.op === 'delete' && change.context === WORKFLOW && deletes.push(change),
+			});
 			model.put(WORKFLOW, { mode: 'entries', data: foreign.map(hashOf) });
 			const warnings = [];
 			const p = processOf(model, clock, { warnings });
@@ -213,7 +330,9 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		const plain = { event: 'new-mail', ...payloads['new-mail'] };
 		const key = deliveryKeyOf(plain);
 		expect(key).toMatch(/^new-mail:/);
-		expect(deliveryKeyOf({ ...plain, mail_item: { id: 1 }, download_error: 'x', enrichment_error: 'y' })).toBe(key);
+		expect(
+			deliveryKeyOf({ ...plain, mail_item: { id: 1 }, download_error: 'x', enrichment_error: 'y' }),
+		).toBe(key);
 		expect(deliveryKeyOf({ ...plain, mail_status: 'archived' })).not.toBe(key);
 		expect(deliveryKeyOf({ foo: 1 })).toBeUndefined();
 	});
@@ -223,14 +342,35 @@ describe('the claim protocol (pure, against a model of n8n\'s store shared by si
 		const key = deliveryKeyOf({ event: 'new-mail', ...sent });
 		expect(key).toMatch(/^new-mail:/);
 		// At 1 and 1.1 the item is the delivery; its object field `delivery` is just a field.
-		for (const version of [1, 1.1]) expect(claimKeyOf({ event: 'new-mail', ...sent }, version)).toBe(key);
+		for (const version of [1, 1.1])
+			expect(claimKeyOf({ event: 'new-mail', ...sent }, version)).toBe(key);
 		// At 2 the item is the REST shape: its content, without links, message and what the trigger added.
-		const rest = { event: 'new-mail', id: '1001', mail_type: 'letter', mail_status: 'inbox', sender_name: 'City Utilities', envelope_image_url: 'https://x/1?sig=a', message: 'a' };
+		const rest = {
+			event: 'new-mail',
+			id: '1001',
+			mail_type: 'letter',
+			mail_status: 'inbox',
+			sender_name: 'City Utilities',
+			envelope_image_url: 'https://x/1?sig=a',
+			message: 'a',
+		};
 		const restKey = claimKeyOf(rest, 2);
 		expect(restKey).toMatch(/^new-mail:1001\|inbox#/);
-		expect(claimKeyOf({ ...rest, envelope_image_url: 'https://x/1?sig=b', message: 'b', mail_item: { id: '1001' } }, 2)).toBe(restKey);
+		expect(
+			claimKeyOf(
+				{
+					...rest,
+					envelope_image_url: 'https://x/1?sig=b',
+					message: 'b',
+					mail_item: { id: '1001' },
+				},
+				2,
+			),
+		).toBe(restKey);
 		expect(claimKeyOf({ ...rest, sender_name: 'Chase Bank' }, 2)).not.toBe(restKey);
-		expect(claimKeyOf({ ...rest, delivery: { ...payloads['new-mail'], image_url: 'https://x/2' } }, 2)).toBe(claimKeyOf({ ...rest, delivery: payloads['new-mail'] }, 2));
+		expect(
+			claimKeyOf({ ...rest, delivery: { ...payloads['new-mail'], image_url: 'https://x/2' } }, 2),
+		).toBe(claimKeyOf({ ...rest, delivery: payloads['new-mail'] }, 2));
 		expect(claimKeyOf({ event: 'new-mail' }, 2)).toBeUndefined();
 		expect(claimKeyOf({ event: 'other', id: '1' }, 2)).toBeUndefined();
 	});
@@ -244,7 +384,10 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 		processedData.reset();
 		recentDeliveries.clear();
 	});
-	const parameters = (options = {}) => ({ events: ['new-mail', 'scan-update', 'open-update', 'shipment-update'], options });
+	const parameters = (options = {}) => ({
+		events: ['new-mail', 'scan-update', 'open-update', 'shipment-update'],
+		options,
+	});
 	/** The same delivery reaching another n8n process: its own memory, a fresh copy of static data. */
 	const otherProcess = () => recentDeliveries.clear();
 	/** The workflow's row in the harness's store (runDelivery's default workflow). */
@@ -252,41 +395,93 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 
 	test('a copy handled by another webhook process is accepted there, and its execution ends at the trigger with no items', async () => {
 		const body = payloads['scan-update'];
-		const first = await runDelivery({ parameters: parameters(), request: request(body), executionId: '101' });
+		const first = await runDelivery({
+			parameters: parameters(),
+			request: request(body),
+			executionId: '101',
+		});
 		expect(first.items.map((i) => i.json)).toEqual([{ event: 'scan-update', ...body }]);
 		otherProcess();
-		const copy = await runDelivery({ parameters: parameters(), request: request(body), executionId: '102' });
+		const copy = await runDelivery({
+			parameters: parameters(),
+			request: request(body),
+			executionId: '102',
+		});
 		expect(copy.result.workflowData?.[0]).toHaveLength(1); // this process had not seen it
 		expect(copy.items).toEqual([]);
 		// A restart of every process: only the database remains.
 		otherProcess();
-		expect((await runDelivery({ parameters: parameters(), request: request(body), executionId: '103' })).items).toEqual([]);
+		expect(
+			(await runDelivery({ parameters: parameters(), request: request(body), executionId: '103' }))
+				.items,
+		).toEqual([]);
 		// A new status (or new content) is a new event.
 		otherProcess();
-		const completed = await runDelivery({ parameters: parameters(), request: request({ ...body, current_status: 'CANCELLED' }), executionId: '104' });
+		const completed = await runDelivery({
+			parameters: parameters(),
+			request: request({ ...body, current_status: 'CANCELLED' }),
+			executionId: '104',
+		});
 		expect(completed.items).toHaveLength(1);
 		// A turn answers its claims before it gives the lock back: the execution may end first.
-		await vi.waitFor(() => expect(processedData.rows.has(WORKFLOW_ROW), 'the lock is given back').toBe(false), { timeout: 5_000 });
+		await vi.waitFor(
+			() => expect(processedData.rows.has(WORKFLOW_ROW), 'the lock is given back').toBe(false),
+			{ timeout: 5_000 },
+		);
 	});
 
 	test('with Add Full Resource the copy is still recognised (the added record is not part of the key)', async () => {
-		api.on('GET', `/v1/mails/${payloads['new-mail'].id}`, { body: F.mailDetail(1) }, { persist: true });
+		api.on(
+			'GET',
+			`/v1/mails/${payloads['new-mail'].id}`,
+			{ body: F.mailDetail(1) },
+			{ persist: true },
+		);
 		const body = payloads['new-mail'];
-		const first = await runDelivery({ parameters: parameters({ includeDetails: true }), request: request(body), executionId: '201' });
+		const first = await runDelivery({
+			parameters: parameters({ includeDetails: true }),
+			request: request(body),
+			executionId: '201',
+		});
 		expect(first.items[0].json.mail_item).toBeDefined();
 		otherProcess();
-		expect((await runDelivery({ parameters: parameters({ includeDetails: true }), request: request(body), executionId: '202' })).items).toEqual([]);
+		expect(
+			(
+				await runDelivery({
+					parameters: parameters({ includeDetails: true }),
+					request: request(body),
+					executionId: '202',
+				})
+			).items,
+		).toEqual([]);
 	});
 
 	test('test deliveries (manual mode) and a Duplicate Window of 0 run every time', async () => {
 		const body = payloads['shipment-update'];
 		for (const executionId of ['301', '302']) {
 			otherProcess();
-			expect((await runDelivery({ parameters: parameters(), request: request(body), executionId, mode: 'manual' })).items).toHaveLength(1);
+			expect(
+				(
+					await runDelivery({
+						parameters: parameters(),
+						request: request(body),
+						executionId,
+						mode: 'manual',
+					})
+				).items,
+			).toHaveLength(1);
 		}
 		for (const executionId of ['303', '304']) {
 			otherProcess();
-			expect((await runDelivery({ parameters: parameters({ duplicateWindowMinutes: 0 }), request: request(body), executionId })).items).toHaveLength(1);
+			expect(
+				(
+					await runDelivery({
+						parameters: parameters({ duplicateWindowMinutes: 0 }),
+						request: request(body),
+						executionId,
+					})
+				).items,
+			).toHaveLength(1);
 		}
 		expect(processedData.rows.size, 'nothing claimed').toBe(0);
 	});
@@ -294,10 +489,16 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 	test('a lost insert race on the lock is tried again, not a failed execution', async () => {
 		const body = payloads['new-mail'];
 		processedData.failures = 3; // the lock's insert loses three times in a row
-		expect((await runDelivery({ parameters: parameters(), request: request(body), executionId: '601' })).items).toHaveLength(1);
+		expect(
+			(await runDelivery({ parameters: parameters(), request: request(body), executionId: '601' }))
+				.items,
+		).toHaveLength(1);
 		expect(processedData.failures).toBe(0);
 		otherProcess();
-		expect((await runDelivery({ parameters: parameters(), request: request(body), executionId: '602' })).items).toEqual([]);
+		expect(
+			(await runDelivery({ parameters: parameters(), request: request(body), executionId: '602' }))
+				.items,
+		).toEqual([]);
 	});
 
 	test("a keys write that fails fails only that execution's claim: the executions claimed with it run, and its delivery runs when retried", async () => {
@@ -305,23 +506,61 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 		const bodies = [1, 2, 3, 4].map((n) => ({ ...payloads['new-mail'], id: String(7000 + n) }));
 		const failing = claimKeyOf({ event: 'new-mail', ...bodies[2] }, 1);
 		processedData.failWhen = ({ items, scope }) => scope === 'node' && items.includes(failing);
-		const runs = await Promise.all(bodies.map((body, i) => runDelivery({ parameters: parameters(), request: request(body), executionId: String(610 + i) }).then((r) => r.items.length, (e) => `failed: ${e.message}`)));
+		const runs = await Promise.all(
+			bodies.map((body, i) =>
+				runDelivery({
+					parameters: parameters(),
+					request: request(body),
+					executionId: String(610 + i),
+				}).then(
+					(r) => r.items.length,
+					(e) => `failed: ${e.message}`,
+				),
+			),
+		);
 		expect(runs).toEqual([1, 1, 'failed: Connection terminated unexpectedly', 1]);
 		// A turn answers its claims before it gives the lock back: the execution may end first.
-		await vi.waitFor(() => expect(processedData.rows.has(WORKFLOW_ROW), 'the lock is given back').toBe(false), { timeout: 5_000 });
+		await vi.waitFor(
+			() => expect(processedData.rows.has(WORKFLOW_ROW), 'the lock is given back').toBe(false),
+			{ timeout: 5_000 },
+		);
 		processedData.failWhen = undefined;
 		otherProcess();
-		const retries = await Promise.all(bodies.map((body, i) => runDelivery({ parameters: parameters(), request: request(body), executionId: String(620 + i) })));
+		const retries = await Promise.all(
+			bodies.map((body, i) =>
+				runDelivery({
+					parameters: parameters(),
+					request: request(body),
+					executionId: String(620 + i),
+				}),
+			),
+		);
 		expect(retries.map((r) => r.items.length)).toEqual([0, 0, 1, 0]);
 	});
 
 	test('several deliveries claimed at once in one process, with a slow store: each runs once, all are remembered', async () => {
 		processedData.writeDelayMs = 5;
 		const bodies = [1, 2, 3, 4, 5].map((n) => ({ ...payloads['new-mail'], id: String(9000 + n) }));
-		const runs = await Promise.all(bodies.map((body, i) => runDelivery({ parameters: parameters(), request: request(body), executionId: String(400 + i) })));
+		const runs = await Promise.all(
+			bodies.map((body, i) =>
+				runDelivery({
+					parameters: parameters(),
+					request: request(body),
+					executionId: String(400 + i),
+				}),
+			),
+		);
 		expect(runs.map((r) => r.items.length)).toEqual([1, 1, 1, 1, 1]);
 		otherProcess();
-		const replays = await Promise.all(bodies.map((body, i) => runDelivery({ parameters: parameters(), request: request(body), executionId: String(500 + i) })));
+		const replays = await Promise.all(
+			bodies.map((body, i) =>
+				runDelivery({
+					parameters: parameters(),
+					request: request(body),
+					executionId: String(500 + i),
+				}),
+			),
+		);
 		expect(replays.map((r) => r.items.length)).toEqual([0, 0, 0, 0, 0]);
 	});
 
@@ -338,11 +577,22 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 				const items = [];
 				for (const [i, body] of [...bodies, ...bodies].entries()) {
 					otherProcess();
-					items.push((await runDelivery({ parameters: parameters(), request: request(body), workflowId, executionId: String(700 + i) })).items.length);
+					items.push(
+						(
+							await runDelivery({
+								parameters: parameters(),
+								request: request(body),
+								workflowId,
+								executionId: String(700 + i),
+							})
+						).items.length,
+					);
 				}
 				expect(items).toEqual([1, 1, 0, 0]);
 				expect(processedData.rows.get(`${workflowId}|`)).toEqual(row);
-				const warned = warn.mock.calls.map(([message]) => message).filter((message) => message.includes(FOREIGN_ROW_WARNING));
+				const warned = warn.mock.calls
+					.map(([message]) => message)
+					.filter((message) => message.includes(FOREIGN_ROW_WARNING));
 				expect(warned).toHaveLength(1);
 			} finally {
 				warn.mockRestore();
@@ -354,10 +604,20 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 		claimPolicy.leaseMs = 150;
 		processedData.rows.set(WORKFLOW_ROW, processedData.hashesOf(lockValues()));
 		const body = payloads['open-update'];
-		const first = await runDelivery({ parameters: parameters(), request: request(body), executionId: '801' });
+		const first = await runDelivery({
+			parameters: parameters(),
+			request: request(body),
+			executionId: '801',
+		});
 		expect(first.items).toHaveLength(1);
-		await vi.waitFor(() => expect(processedData.rows.has(WORKFLOW_ROW), 'the lock is given back').toBe(false), { timeout: 5_000 });
+		await vi.waitFor(
+			() => expect(processedData.rows.has(WORKFLOW_ROW), 'the lock is given back').toBe(false),
+			{ timeout: 5_000 },
+		);
 		otherProcess();
-		expect((await runDelivery({ parameters: parameters(), request: request(body), executionId: '802' })).items).toEqual([]);
+		expect(
+			(await runDelivery({ parameters: parameters(), request: request(body), executionId: '802' }))
+				.items,
+		).toEqual([]);
 	});
 });

@@ -43,14 +43,29 @@ async function history(seed, steps) {
 		}
 		const index = Math.floor(random() * DELIVERIES.length);
 		const mode = random() < 0.4 ? 'manual' : 'webhook';
-		const run = await runDelivery({ parameters, request: request(DELIVERIES[index]), staticData: mode === 'manual' ? {} : production, workflowId, executionId: `${seed}-${step}`, mode });
+		const run = await runDelivery({
+			parameters,
+			request: request(DELIVERIES[index]),
+			staticData: mode === 'manual' ? {} : production,
+			workflowId,
+			executionId: `${seed}-${step}`,
+			mode,
+		});
 		const ran = (run.items ?? []).length;
 		log.push(`${mode === 'manual' ? 'test' : 'production'} #${index}: ${ran ? 'ran' : 'not run'}`);
 		if (mode === 'manual') {
-			if (ran !== 1) return { ok: false, message: `seed ${seed}, step ${step}: a test delivery did not run\n${log.join('\n')}` };
+			if (ran !== 1)
+				return {
+					ok: false,
+					message: `seed ${seed}, step ${step}: a test delivery did not run\n${log.join('\n')}`,
+				};
 		} else {
 			ranInProduction.set(index, (ranInProduction.get(index) ?? 0) + ran);
-			if (ranInProduction.get(index) !== 1) return { ok: false, message: `seed ${seed}, step ${step}: production delivery #${index} ran ${ranInProduction.get(index)} times\n${log.join('\n')}` };
+			if (ranInProduction.get(index) !== 1)
+				return {
+					ok: false,
+					message: `seed ${seed}, step ${step}: production delivery #${index} ran ${ranInProduction.get(index)} times\n${log.join('\n')}`,
+				};
 			if (random() < 0.7) saved = JSON.parse(JSON.stringify(production)); // n8n saves a webhook's static data unreliably
 		}
 	}
@@ -58,7 +73,9 @@ async function history(seed, steps) {
 }
 
 describe('one trigger listening at its Test URL and its Production URL, seeded random histories', () => {
-	const seeds = process.env.VMB_SEED ? [Number(process.env.VMB_SEED)] : Array.from({ length: 12 }, (_, i) => i + 1);
+	const seeds = process.env.VMB_SEED
+		? [Number(process.env.VMB_SEED)]
+		: Array.from({ length: 12 }, (_, i) => i + 1);
 	test(`${seeds.length} histories of 40 steps: every test delivery runs, every production delivery exactly once, whatever reached the Test URL, across restarts and processes`, async () => {
 		for (const seed of seeds) {
 			const outcome = await history(seed, 40);

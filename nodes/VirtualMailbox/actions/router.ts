@@ -10,7 +10,10 @@ import * as scan from './scan/Scan.resource';
 import * as shipment from './shipment/Shipment.resource';
 import { Items } from './items';
 
-type Execute = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[] | Items>;
+type Execute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<IDataObject | IDataObject[] | Items>;
 
 const resources: Record<string, Record<string, { execute: Execute }>> = {
 	account: account.operations,
@@ -32,9 +35,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const handler = resources[resource]?.[operation];
 		try {
 			if (!handler) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`, {
-					itemIndex: i,
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`The operation "${operation}" of resource "${resource}" is not supported`,
+					{
+						itemIndex: i,
+					},
+				);
 			}
 			const result = await handler.execute.call(this, i);
 			if (result instanceof Items) {
@@ -50,14 +57,19 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				output.push({
 					json: {
 						error: (error as Error).message,
-						...((error as NodeApiError).description ? { description: (error as NodeApiError).description } : {}),
-						...(context.status ? { status: context.status, code: context.code, requestId: context.requestId } : {}),
+						...((error as NodeApiError).description
+							? { description: (error as NodeApiError).description }
+							: {}),
+						...(context.status
+							? { status: context.status, code: context.code, requestId: context.requestId }
+							: {}),
 					} as IDataObject,
 					pairedItem: { item: i },
 				});
 				continue;
 			}
-			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			if (error instanceof NodeApiError)
+				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 		}
 	}

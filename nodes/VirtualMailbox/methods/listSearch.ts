@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { listAllFolders } from '../../shared/folders';
 import { getPage } from '../../shared/transport';
@@ -9,7 +14,8 @@ import type { Query } from '../../shared/transport/query';
 
 const PAGE = 50;
 
-const matches = (text: string, filter?: string) => !filter || text.toLowerCase().includes(filter.toLowerCase());
+const matches = (text: string, filter?: string) =>
+	!filter || text.toLowerCase().includes(filter.toLowerCase());
 
 /** Pure: the date part of an API timestamp, or nothing. */
 const day = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : '');
@@ -25,14 +31,29 @@ const joined = (...parts: unknown[]) =>
 export function mailEntry(mail: IDataObject): INodeListSearchItems {
 	const from = mail.sender_name ? String(mail.sender_name) : 'Unknown sender';
 	const to = mail.recipient_name ? ` → ${String(mail.recipient_name)}` : '';
-	return { name: joined(`${from}${to}`, mail.mail_type ? String(mail.mail_type).replace(/_/g, ' ') : '', day(mail.arrival_date), `#${String(mail.id)}`), value: String(mail.id) };
+	return {
+		name: joined(
+			`${from}${to}`,
+			mail.mail_type ? String(mail.mail_type).replace(/_/g, ' ') : '',
+			day(mail.arrival_date),
+			`#${String(mail.id)}`,
+		),
+		value: String(mail.id),
+	};
 }
 
 /** Pure: one line naming a scan request. */
 export function scanEntry(scan: IDataObject): INodeListSearchItems {
 	const kind = /open/i.test(String(scan.type ?? '')) ? 'Open and scan' : 'Scan';
 	return {
-		name: joined(`${kind} of mail #${String(scan.mail_id ?? '?')}`, scan.label, String(scan.status ?? '').toLowerCase().replace(/_/g, ' '), day(scan.created_at)),
+		name: joined(
+			`${kind} of mail #${String(scan.mail_id ?? '?')}`,
+			scan.label,
+			String(scan.status ?? '')
+				.toLowerCase()
+				.replace(/_/g, ' '),
+			day(scan.created_at),
+		),
 		value: String(scan.id),
 	};
 }
@@ -40,10 +61,14 @@ export function scanEntry(scan: IDataObject): INodeListSearchItems {
 /** Pure: one line naming a shipment, return, check deposit or pickup. */
 export function shipmentEntry(shipment: IDataObject): INodeListSearchItems {
 	const destination = (shipment.destination ?? {}) as IDataObject;
-	const items = Number(shipment.item_count ?? (shipment.mail_items as unknown[] | undefined)?.length ?? 0);
+	const items = Number(
+		shipment.item_count ?? (shipment.mail_items as unknown[] | undefined)?.length ?? 0,
+	);
 	return {
 		name: joined(
-			String(shipment.type ?? 'shipment').replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()),
+			String(shipment.type ?? 'shipment')
+				.replace(/_/g, ' ')
+				.replace(/^\w/, (c) => c.toUpperCase()),
 			destination.name ? `to ${String(destination.name)}` : '',
 			`${items} item${items === 1 ? '' : 's'}`,
 			String(shipment.status ?? '').replace(/_/g, ' '),
@@ -57,7 +82,10 @@ export function shipmentEntry(shipment: IDataObject): INodeListSearchItems {
 /** Pure: one line naming an address. */
 export function addressEntry(address: IDataObject): INodeListSearchItems {
 	const where = [address.name, address.line1, address.city].filter(Boolean).map(String).join(', ');
-	return { name: `${where} (${String(address.type ?? 'address')}${address.is_default ? ', default' : ''})`, value: String(address.id) };
+	return {
+		name: `${where} (${String(address.type ?? 'address')}${address.is_default ? ', default' : ''})`,
+		value: String(address.id),
+	};
 }
 
 /** Pages a local filter reads, at most, to find a first match (the editor asks for more only on scroll). */
@@ -87,25 +115,59 @@ async function searchPage(
 	return { results, paginationToken: token };
 }
 
-const searchQuery = (filter?: string): Query => (filter?.trim() ? { sort: 'newest', search: filter.trim() } : { sort: 'newest' });
+const searchQuery = (filter?: string): Query =>
+	filter?.trim() ? { sort: 'newest', search: filter.trim() } : { sort: 'newest' };
 
-export async function searchMails(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	return await searchPage(this, '/v1/mails', searchQuery(filter), mailEntry, filter, paginationToken);
+export async function searchMails(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage(
+		this,
+		'/v1/mails',
+		searchQuery(filter),
+		mailEntry,
+		filter,
+		paginationToken,
+	);
 }
 
-export async function searchScans(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	return await searchPage(this, '/v1/scans', searchQuery(filter), scanEntry, filter, paginationToken);
+export async function searchScans(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage(
+		this,
+		'/v1/scans',
+		searchQuery(filter),
+		scanEntry,
+		filter,
+		paginationToken,
+	);
 }
 
-export async function searchShipments(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchShipments(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	return await searchPage(this, '/v1/shipments', {}, shipmentEntry, filter, paginationToken);
 }
 
-export async function searchAddresses(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchAddresses(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	return await searchPage(this, '/v1/addresses', {}, addressEntry, filter, paginationToken);
 }
 
-export async function searchFolders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchFolders(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const folders = await listAllFolders.call(this);
 	return {
 		results: folders
@@ -115,12 +177,19 @@ export async function searchFolders(this: ILoadOptionsFunctions, filter?: string
 	};
 }
 
-export async function searchBankAccounts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchBankAccounts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	return await searchPage(
 		this,
 		'/v1/bank-accounts',
 		{},
-		(account) => ({ name: `${String(account.bank_name ?? 'Bank account')} ••••${String(account.account_number_last4 ?? '')}`, value: String(account.id) }),
+		(account) => ({
+			name: `${String(account.bank_name ?? 'Bank account')} ••••${String(account.account_number_last4 ?? '')}`,
+			value: String(account.id),
+		}),
 		filter,
 		paginationToken,
 		// A customer has a handful of bank accounts: one page of 100 holds them all.

@@ -10,6 +10,7 @@ const byContext = new WeakMap<object, Promise<VirtualMailboxCredentials>>();
 
 export const runCredentials = {
 	get: (ctx: object) => byContext.get(ctx),
-	set: (ctx: object, credentials: Promise<VirtualMailboxCredentials>) => void byContext.set(ctx, credentials),
+	set: (ctx: object, credentials: Promise<VirtualMailboxCredentials>) =>
+		void byContext.set(ctx, credentials),
 	delete: (ctx: object) => void byContext.delete(ctx),
 };

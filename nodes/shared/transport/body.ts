@@ -10,10 +10,17 @@ export function discard(body: unknown): void {
  * `maxBytes` when `truncate`). The stream is destroyed when `signal` aborts, so a dribbling host
  * loses its connection at the deadline.
  */
-export async function readCapped(body: unknown, maxBytes: number, signal: AbortSignal, truncate = false): Promise<Buffer | undefined> {
-	if (Buffer.isBuffer(body)) return body.length <= maxBytes ? body : truncate ? body.subarray(0, maxBytes) : undefined;
+export async function readCapped(
+	body: unknown,
+	maxBytes: number,
+	signal: AbortSignal,
+	truncate = false,
+): Promise<Buffer | undefined> {
+	if (Buffer.isBuffer(body))
+		return body.length <= maxBytes ? body : truncate ? body.subarray(0, maxBytes) : undefined;
 	if (typeof body === 'string') return readCapped(Buffer.from(body), maxBytes, signal, truncate);
-	if (!body || typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') return Buffer.alloc(0);
+	if (!body || typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function')
+		return Buffer.alloc(0);
 	const close = () => discard(body);
 	if (signal.aborted) close();
 	signal.addEventListener('abort', close, { once: true });
@@ -24,7 +31,11 @@ export async function readCapped(body: unknown, maxBytes: number, signal: AbortS
 	}
 }
 
-async function collect(body: AsyncIterable<Buffer | string>, maxBytes: number, truncate: boolean): Promise<Buffer | undefined> {
+async function collect(
+	body: AsyncIterable<Buffer | string>,
+	maxBytes: number,
+	truncate: boolean,
+): Promise<Buffer | undefined> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of body) {

@@ -62,7 +62,13 @@ const PAGES_PER_PART = 8;
  * what catches that. A part that fails fails the whole read, naming the part; no request is left
  * running.
  */
-export async function readConcurrently(ctx: ApiContext, path: string, query: Query, whole: Page, options: ConcurrentReadOptions): Promise<IDataObject[]> {
+export async function readConcurrently(
+	ctx: ApiContext,
+	path: string,
+	query: Query,
+	whole: Page,
+	options: ConcurrentReadOptions,
+): Promise<IDataObject[]> {
 	let first = whole;
 	let splits = options.splits;
 	for (let changes = 0; ; ) {
@@ -81,21 +87,36 @@ export async function readConcurrently(ctx: ApiContext, path: string, query: Que
 			splits = splits.filter((split) => !result.params.includes(split.param));
 			continue;
 		}
-		const again = await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, { pool: options.pool });
+		const again = await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, {
+			pool: options.pool,
+		});
 		if (++changes === 2) {
-			throw new NodeOperationError(ctx.getNode(), `The list changed while it was being read, twice: ${'changed' in result ? result.changed : result.mismatch}`, {
-				itemIndex: options.itemIndex,
-				description: CHANGED_ADVICE,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The list changed while it was being read, twice: ${'changed' in result ? result.changed : result.mismatch}`,
+				{
+					itemIndex: options.itemIndex,
+					description: CHANGED_ADVICE,
+				},
+			);
 		}
 		first = again;
 	}
 }
 
-async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page, options: ConcurrentReadOptions): Promise<IDataObject[] | Changed | Mismatch | Ties> {
+async function readOnce(
+	ctx: ApiContext,
+	path: string,
+	query: Query,
+	first: Page,
+	options: ConcurrentReadOptions,
+): Promise<IDataObject[] | Changed | Mismatch | Ties> {
 	const total = first.total_count;
 	const pages = Math.ceil(total / PAGE_SIZE_MAX);
-	const wanted = options.pool.max <= 2 ? 1 : Math.min(Math.ceil(options.pool.max / 2) + 2, Math.floor(pages / PAGES_PER_PART));
+	const wanted =
+		options.pool.max <= 2
+			? 1
+			: Math.min(Math.ceil(options.pool.max / 2) + 2, Math.floor(pages / PAGES_PER_PART));
 	const planned = wanted > 1 ? planParts(query, first.data, total, options.splits, wanted) : [];
 	const stop = { failed: false };
 	// Each part's count as soon as its first page answers: parts that cannot add up stop at once.
@@ -103,7 +124,8 @@ async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page
 	// A divided read asks no part's other pages before every part's first page has answered: a
 	// division that does not add up then costs one first page per part, nothing more.
 	let allSized = () => {};
-	const ready = planned.length > 1 ? new Promise<void>((resolve) => (allSized = resolve)) : Promise.resolve();
+	const ready =
+		planned.length > 1 ? new Promise<void>((resolve) => (allSized = resolve)) : Promise.resolve();
 	const sized = (k: number, size: number) => {
 		sizes[k] = size;
 		if (planned.length > 1 && sizes.every((n) => n !== undefined)) {
@@ -113,7 +135,9 @@ async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page
 	};
 	const read = async (part: Query, partFirst: Page | undefined, estimate: number, k: number) => {
 		try {
-			return await readPart(ctx, path, part, partFirst, estimate, options, stop, ready, (size) => sized(k, size));
+			return await readPart(ctx, path, part, partFirst, estimate, options, stop, ready, (size) =>
+				sized(k, size),
+			);
 		} catch (error) {
 			stop.failed = true;
 			allSized();
@@ -122,22 +146,36 @@ async function readOnce(ctx: ApiContext, path: string, query: Query, first: Page
 	};
 	// The whole's first page only sized the parts: each part starts with its own first page.
 	const parts = await settle(
-		planned.length > 1 ? planned.map((part, k) => read({ ...part.query, ...options.splitQuery }, undefined, part.estimate, k)) : [read(query, first, total, 0)],
+		planned.length > 1
+			? planned.map((part, k) =>
+					read({ ...part.query, ...options.splitQuery }, undefined, part.estimate, k),
+				)
+			: [read(query, first, total, 0)],
 	);
 	if (planned.length > 1 && sizes.every((n) => n !== undefined)) {
 		const sum = sizes.reduce((a, b) => a! + b!, 0)!;
 		const params = [...new Set(planned.flatMap((part) => addedFilters(part.query, query)))];
-		if (sum !== total) return { mismatch: `the parts by ${params.join(', ')} hold ${sum} items but the query matches ${total}`, params, sum };
+		if (sum !== total)
+			return {
+				mismatch: `the parts by ${params.join(', ')} hold ${sum} items but the query matches ${total}`,
+				params,
+				sum,
+			};
 	}
 	const changed = parts.find((part): part is Changed => 'changed' in part);
 	if (changed) return changed;
 	const done = parts as Array<{ lists: IDataObject[][]; size: number }>;
 	const lists = done.flatMap((part) => part.lists);
 	const tied = { at: undefined as IDataObject | undefined };
-	const items = lists.length === 1 ? lists[0] : merge(lists, options.order, (item) => (tied.at ??= item));
-	if (tied.at && total <= 2 * DEPTH_LIMIT) return { ties: `items of different parts arrived at the same instant (${String(tied.at.id)})` };
+	const items =
+		lists.length === 1 ? lists[0] : merge(lists, options.order, (item) => (tied.at ??= item));
+	if (tied.at && total <= 2 * DEPTH_LIMIT)
+		return { ties: `items of different parts arrived at the same instant (${String(tied.at.id)})` };
 	const ids = new Set(items.map((item) => item.id));
-	if (ids.size !== total || items.length !== total) return { changed: `${total} items matched when the read began, ${ids.size} different items were read` };
+	if (ids.size !== total || items.length !== total)
+		return {
+			changed: `${total} items matched when the read began, ${ids.size} different items were read`,
+		};
 	return items;
 }
 
@@ -167,12 +205,19 @@ async function readPart(
 	const tooDeep = () => size !== undefined && size > 2 * DEPTH_LIMIT;
 	// A part's first page goes before every other page: its count is what shows a division that
 	// does not add up, before pages are read for it.
-	const slot = { pool: options.pool, priority: () => (size === undefined ? Number.MAX_SAFE_INTEGER : size - state.read) };
+	const slot = {
+		pool: options.pool,
+		priority: () => (size === undefined ? Number.MAX_SAFE_INTEGER : size - state.read),
+	};
 	const totals: number[] = [];
 	let sized: () => void = () => {};
 	const whenSized = new Promise<void>((resolve) => (sized = resolve));
 
-	const chain = async (chainQuery: Query, chainFirst: Page | undefined, speculative: boolean): Promise<{ items: IDataObject[]; last?: Page }> => {
+	const chain = async (
+		chainQuery: Query,
+		chainFirst: Page | undefined,
+		speculative: boolean,
+	): Promise<{ items: IDataObject[]; last?: Page }> => {
 		const items: IDataObject[] = [];
 		let last: Page | undefined;
 		if (stop.failed || (!chainFirst && !speculative && left() <= 0)) return { items };
@@ -180,7 +225,11 @@ async function readPart(
 		if (claimed) state.claimed += PAGE_SIZE_MAX;
 		let completed = false;
 		try {
-			for await (const page of eachPage(ctx, path, chainQuery, { itemIndex: options.itemIndex, first: chainFirst, slot })) {
+			for await (const page of eachPage(ctx, path, chainQuery, {
+				itemIndex: options.itemIndex,
+				first: chainFirst,
+				slot,
+			})) {
 				if (claimed) state.claimed -= PAGE_SIZE_MAX;
 				claimed = false;
 				for (const item of page.data) items.push(item);
@@ -211,7 +260,15 @@ async function readPart(
 		if (firstPage) return await chain(query, firstPage, true);
 		// The front's first page is kept: a part too deep to read is divided from it.
 		state.claimed += PAGE_SIZE_MAX;
-		const own = await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, slot).finally(() => (state.claimed -= PAGE_SIZE_MAX));
+		const own = await getPage(
+			ctx,
+			path,
+			query,
+			PAGE_SIZE_MAX,
+			undefined,
+			options.itemIndex,
+			slot,
+		).finally(() => (state.claimed -= PAGE_SIZE_MAX));
 		firstPage = own;
 		return await chain(query, own, true);
 	})().finally(() => sized());
@@ -225,32 +282,63 @@ async function readPart(
 
 	if (tooDeep()) {
 		const pieces = await options.refine({ query, first: firstPage! });
-		const read = await settle(pieces.map(async (piece) => await readPart(ctx, path, piece.query, piece.first, piece.first.total_count, options, stop, Promise.resolve())));
+		const read = await settle(
+			pieces.map(
+				async (piece) =>
+					await readPart(
+						ctx,
+						path,
+						piece.query,
+						piece.first,
+						piece.first.total_count,
+						options,
+						stop,
+						Promise.resolve(),
+					),
+			),
+		);
 		const changed = read.find((piece): piece is Changed => 'changed' in piece);
 		if (changed) return changed;
-		return { lists: (read as Array<{ lists: IDataObject[][] }>).flatMap((piece) => piece.lists), size: size! };
+		return {
+			lists: (read as Array<{ lists: IDataObject[][] }>).flatMap((piece) => piece.lists),
+			size: size!,
+		};
 	}
-	if (totals.some((count) => count !== size)) return { changed: `a part held ${size} items when the read began, then ${totals.find((count) => count !== size)}` };
+	if (totals.some((count) => count !== size))
+		return {
+			changed: `a part held ${size} items when the read began, then ${totals.find((count) => count !== size)}`,
+		};
 	const seen = new Set(front.items.map((item) => item.id));
 	const rest = back.items.filter((item) => !seen.has(item.id)).reverse();
 	// The reverse sort mirrors the sort only where arrival dates differ (the spec says nothing of
 	// ties): items of the back read arriving at the same instant, or ends that do not add up, are
 	// read on from the front instead, one page after another, in the API's own order.
-	const unsure = front.items.length + rest.length !== size || rest.some((item, k) => k > 0 && options.order(rest[k - 1], item) === 0);
+	const unsure =
+		front.items.length + rest.length !== size ||
+		rest.some((item, k) => k > 0 && options.order(rest[k - 1], item) === 0);
 	if (!unsure) return { lists: [[...front.items, ...rest]], size: size! };
 	if (size! > DEPTH_LIMIT) {
 		// Past what one direction reaches: the ends must add up; same-instant items of the back read
 		// keep the reverse sort's order reversed.
-		if (front.items.length + rest.length !== size) return { changed: `a part of ${size} items gave ${front.items.length + rest.length} when read from both ends` };
+		if (front.items.length + rest.length !== size)
+			return {
+				changed: `a part of ${size} items gave ${front.items.length + rest.length} when read from both ends`,
+			};
 		return { lists: [[...front.items, ...rest]], size: size! };
 	}
 	const items = front.items;
-	for await (const page of eachPage(ctx, path, query, { itemIndex: options.itemIndex, first: front.last, slot })) {
+	for await (const page of eachPage(ctx, path, query, {
+		itemIndex: options.itemIndex,
+		first: front.last,
+		slot,
+	})) {
 		if (page === front.last) continue;
-		if (page.total_count !== size) return { changed: `a part held ${size} items when the read began, then ${page.total_count}` };
+		if (page.total_count !== size)
+			return { changed: `a part held ${size} items when the read began, then ${page.total_count}` };
 		items.push(...page.data);
 	}
-	if (new Set(items.map((item) => item.id)).size !== size || items.length !== size) return { changed: `a part of ${size} items gave ${items.length} when read from the front` };
+	if (new Set(items.map((item) => item.id)).size !== size || items.length !== size)
+		return { changed: `a part of ${size} items gave ${items.length} when read from the front` };
 	return { lists: [items], size: size! };
 }
 
@@ -258,16 +346,26 @@ async function readPart(
  * Pure: merge lists each already in `order` into one list in `order` (stable: earlier lists first
  * on ties). `onTie` hears of an item tied with the head of another list: their order is not known.
  */
-export function merge(lists: IDataObject[][], order: (a: IDataObject, b: IDataObject) => number, onTie: (item: IDataObject) => void = () => {}): IDataObject[] {
+export function merge(
+	lists: IDataObject[][],
+	order: (a: IDataObject, b: IDataObject) => number,
+	onTie: (item: IDataObject) => void = () => {},
+): IDataObject[] {
 	const out: IDataObject[] = [];
 	const at = lists.map(() => 0);
 	for (;;) {
 		let best = -1;
 		for (let k = 0; k < lists.length; k++) {
-			if (at[k] < lists[k].length && (best < 0 || order(lists[k][at[k]], lists[best][at[best]]) < 0)) best = k;
+			if (
+				at[k] < lists[k].length &&
+				(best < 0 || order(lists[k][at[k]], lists[best][at[best]]) < 0)
+			)
+				best = k;
 		}
 		if (best < 0) return out;
-		for (let k = best + 1; k < lists.length; k++) if (at[k] < lists[k].length && order(lists[k][at[k]], lists[best][at[best]]) === 0) onTie(lists[best][at[best]]);
+		for (let k = best + 1; k < lists.length; k++)
+			if (at[k] < lists[k].length && order(lists[k][at[k]], lists[best][at[best]]) === 0)
+				onTie(lists[best][at[best]]);
 		out.push(lists[best][at[best]++]);
 	}
 }

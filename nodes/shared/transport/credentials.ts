@@ -1,4 +1,10 @@
-import type { IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type Environment, SERVERS } from '../constants';
@@ -27,7 +33,11 @@ export interface VirtualMailboxCredentials {
  * without a trailing /v1 (every path already starts with it; /v1/v1/… would be a misleading 404).
  */
 export function baseUrlOf(credentials: VirtualMailboxCredentials): string {
-	if (credentials.environment === 'custom') return String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
+	if (credentials.environment === 'custom')
+		return String(credentials.baseUrl ?? '')
+			.trim()
+			.replace(/\/+$/, '')
+			.replace(/\/v1$/i, '');
 	return credentials.environment === 'sandbox' ? SERVERS.sandbox : SERVERS.production;
 }
 
@@ -56,9 +66,15 @@ function hostOf(url: string): string | undefined {
  * has no sandbox endpoints, and a seed or a forced completion must never touch a real mailbox.
  * Production is the Environment option or a Custom Base URL on the production host (a pasted URL).
  */
-export async function requireSandbox(this: IExecuteFunctions, operation: string, itemIndex: number): Promise<void> {
+export async function requireSandbox(
+	this: IExecuteFunctions,
+	operation: string,
+	itemIndex: number,
+): Promise<void> {
 	const credentials = await getApiCredentials.call(this);
-	const productionHost = credentials.environment !== 'production' && hostOf(baseUrlOf(credentials)) === hostOf(SERVERS.production);
+	const productionHost =
+		credentials.environment !== 'production' &&
+		hostOf(baseUrlOf(credentials)) === hostOf(SERVERS.production);
 	if (credentials.environment === 'production' || productionHost) {
 		throw new NodeOperationError(this.getNode(), `${operation} only works against the sandbox`, {
 			itemIndex,
@@ -77,7 +93,10 @@ function warnPlainHttp(ctx: ApiContext, credentials: VirtualMailboxCredentials):
 	if (credentials.environment !== 'custom' || !/^http:\/\//i.test(baseUrl)) return;
 	try {
 		const { hostname, origin } = new URL(baseUrl);
-		if (!LOOPBACK.test(hostname)) ctx.logger.warn(`Virtual Mailbox: the credential's Base URL ${origin} is plain http, so the API key is sent unencrypted. Use https.`);
+		if (!LOOPBACK.test(hostname))
+			ctx.logger.warn(
+				`Virtual Mailbox: the credential's Base URL ${origin} is plain http, so the API key is sent unencrypted. Use https.`,
+			);
 	} catch {
 		/* an invalid Base URL fails the request itself, with its own message */
 	}

@@ -29,9 +29,16 @@ export function deadlineIn(ms: number, outer?: AbortSignal): Deadline {
  * or the caller's signal aborts (its reason). The race makes the deadline hold even where a helper ignores the
  * signal; the signal, passed to n8n, is what closes the connection.
  */
-export async function beforeDeadline<T>(deadline: Deadline, work: Promise<T>, late: () => Error = () => new DeadlineExceeded(deadline.ms)): Promise<T> {
+export async function beforeDeadline<T>(
+	deadline: Deadline,
+	work: Promise<T>,
+	late: () => Error = () => new DeadlineExceeded(deadline.ms),
+): Promise<T> {
 	const { signal } = deadline;
-	const reasonOf = () => ((signal.reason as { name?: string } | undefined)?.name === 'TimeoutError' ? late() : signal.reason);
+	const reasonOf = () =>
+		(signal.reason as { name?: string } | undefined)?.name === 'TimeoutError'
+			? late()
+			: signal.reason;
 	if (signal.aborted) {
 		work.catch(() => undefined);
 		throw reasonOf();

@@ -25,12 +25,16 @@ const MAX_FILE_REDIRECTS = 3;
  * environment: https to a public host. The one exception is the custom server's own host
  * (`customHost`, canonical; the local simulator), which may also use plain http and be private.
  */
-export function fileLinkProblem(link: URL, { customHost }: { customHost?: string }): string | undefined {
+export function fileLinkProblem(
+	link: URL,
+	{ customHost }: { customHost?: string },
+): string | undefined {
 	const own = customHost !== undefined && canonicalHost(link.hostname) === customHost;
 	if (link.protocol !== 'https:' && !(own && link.protocol === 'http:')) {
 		return `only https links are downloaded, not ${link.protocol.replace(':', '')}`;
 	}
-	if (!own && isPrivateHost(link.hostname)) return 'the link points to a private, loopback or link-local address (only public hosts are fetched)';
+	if (!own && isPrivateHost(link.hostname))
+		return 'the link points to a private, loopback or link-local address (only public hosts are fetched)';
 	return undefined;
 }
 
@@ -45,12 +49,21 @@ export async function downloadFile(
 	this: ApiContext,
 	url: string,
 	fallbackName: string,
-	{ itemIndex, maxBytes = DEFAULT_MAX_FILE_MB * 1024 * 1024, signal }: { itemIndex?: number; maxBytes?: number; signal?: AbortSignal } = {},
+	{
+		itemIndex,
+		maxBytes = DEFAULT_MAX_FILE_MB * 1024 * 1024,
+		signal,
+	}: { itemIndex?: number; maxBytes?: number; signal?: AbortSignal } = {},
 ): Promise<DownloadedFile> {
-	const refuse = (message: string) => new NodeOperationError(this.getNode(), `The file was not downloaded: ${message}`, { itemIndex });
+	const refuse = (message: string) =>
+		new NodeOperationError(this.getNode(), `The file was not downloaded: ${message}`, {
+			itemIndex,
+		});
 	const deadline = deadlineIn(retryPolicy.downloadTimeoutMs, signal);
-	return await beforeDeadline(deadline, fetchFile.call(this, url, fallbackName, { itemIndex, maxBytes, deadline, refuse }), () =>
-		refuse(`it did not finish within ${deadline.ms / 1000} s`),
+	return await beforeDeadline(
+		deadline,
+		fetchFile.call(this, url, fallbackName, { itemIndex, maxBytes, deadline, refuse }),
+		() => refuse(`it did not finish within ${deadline.ms / 1000} s`),
 	);
 }
 
@@ -58,12 +71,25 @@ async function fetchFile(
 	this: ApiContext,
 	url: string,
 	fallbackName: string,
-	{ itemIndex, maxBytes, deadline, refuse }: { itemIndex?: number; maxBytes: number; deadline: Deadline; refuse: (message: string) => NodeOperationError },
+	{
+		itemIndex,
+		maxBytes,
+		deadline,
+		refuse,
+	}: {
+		itemIndex?: number;
+		maxBytes: number;
+		deadline: Deadline;
+		refuse: (message: string) => NodeOperationError;
+	},
 ): Promise<DownloadedFile> {
 	const credentials = await getApiCredentials.call(this);
 	let customHost: string | undefined;
 	try {
-		customHost = credentials.environment === 'custom' ? canonicalHost(new URL(baseUrlOf(credentials)).hostname) : undefined;
+		customHost =
+			credentials.environment === 'custom'
+				? canonicalHost(new URL(baseUrlOf(credentials)).hostname)
+				: undefined;
 	} catch {
 		customHost = undefined;
 	}
@@ -90,11 +116,16 @@ async function fetchFile(
 				abortSignal: deadline.signal,
 			})) as IN8nHttpFullResponse;
 			// An error's body is read (a little of it) so that its details can show; a redirect's is dropped.
-			if (answer.statusCode >= 300) answer.body = answer.statusCode >= 400 ? await readCapped(answer.body, 64 * 1024, deadline.signal, true) : (discard(answer.body), '');
+			if (answer.statusCode >= 300)
+				answer.body =
+					answer.statusCode >= 400
+						? await readCapped(answer.body, 64 * 1024, deadline.signal, true)
+						: (discard(answer.body), '');
 			return answer;
 		});
 		if (response.statusCode >= 300 && response.statusCode < 400) {
-			if (hops >= MAX_FILE_REDIRECTS) throw refuse(`the link redirected more than ${MAX_FILE_REDIRECTS} times`);
+			if (hops >= MAX_FILE_REDIRECTS)
+				throw refuse(`the link redirected more than ${MAX_FILE_REDIRECTS} times`);
 			try {
 				link = new URL(headerOf(response, 'location'), link);
 			} catch {
@@ -103,9 +134,17 @@ async function fetchFile(
 			continue;
 		}
 		const data = await readCapped(response.body, maxBytes, deadline.signal);
-		if (data === undefined) throw refuse(`the file is larger than ${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB (Max File Size)`);
-		const contentType = headerOf(response, 'content-type').split(';')[0].trim() || 'application/octet-stream';
-		return { data, contentType, fileName: fileNameOf(headerOf(response, 'content-disposition'), link.pathname, fallbackName) };
+		if (data === undefined)
+			throw refuse(
+				`the file is larger than ${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB (Max File Size)`,
+			);
+		const contentType =
+			headerOf(response, 'content-type').split(';')[0].trim() || 'application/octet-stream';
+		return {
+			data,
+			contentType,
+			fileName: fileNameOf(headerOf(response, 'content-disposition'), link.pathname, fallbackName),
+		};
 	}
 }
 
@@ -121,8 +160,12 @@ function decodeLoosely(text: string): string {
 /** Pure: a file name safe to store: no folders, no control characters, not empty, not too long. */
 export function safeFileName(name: string, fallback: string): string {
 	const base = name.split(/[\\/]/).pop() ?? '';
-	// eslint-disable-next-line no-control-regex
-	const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().replace(/^\.+$/, '').slice(0, 200);
+	const clean = base
+		// eslint-disable-next-line no-control-regex
+		.replace(/[\u0000-\u001f\u007f]/g, '')
+		.trim()
+		.replace(/^\.+$/, '')
+		.slice(0, 200);
 	return clean || fallback;
 }
 

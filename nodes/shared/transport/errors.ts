@@ -44,7 +44,9 @@ export const MAX_PROBLEM_TEXT = 1_000;
 function clip(value: unknown): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const text = typeof value === 'string' ? value : JSON.stringify(value);
-	return text.length > MAX_PROBLEM_TEXT ? `${text.slice(0, MAX_PROBLEM_TEXT)}… (${text.length - MAX_PROBLEM_TEXT} more characters)` : text;
+	return text.length > MAX_PROBLEM_TEXT
+		? `${text.slice(0, MAX_PROBLEM_TEXT)}… (${text.length - MAX_PROBLEM_TEXT} more characters)`
+		: text;
 }
 
 /**
@@ -66,7 +68,10 @@ export function asProblem(body: unknown): ProblemDetails | undefined {
 	if (typeof raw.title !== 'string' && typeof raw.detail !== 'string') return undefined;
 	const errors = Array.isArray(raw.errors)
 		? (raw.errors as unknown[])
-				.filter((e): e is Record<string, unknown> => Boolean(e) && typeof e === 'object' && !Array.isArray(e))
+				.filter(
+					(e): e is Record<string, unknown> =>
+						Boolean(e) && typeof e === 'object' && !Array.isArray(e),
+				)
 				.map((e) => ({ field: clip(e.field), message: clip(e.message), code: clip(e.code) }))
 		: undefined;
 	return {
@@ -80,15 +85,18 @@ export function asProblem(body: unknown): ProblemDetails | undefined {
 }
 
 /** Pure: a hint when the key's prefix looks like the other environment's (live vs test). */
-export function keyEnvironmentHint(environment: string | undefined, apiKey: string | undefined): string | undefined {
+export function keyEnvironmentHint(
+	environment: string | undefined,
+	apiKey: string | undefined,
+): string | undefined {
 	const key = String(apiKey ?? '').toLowerCase();
 	const looksLive = /^(\w+_)?live[_-]/.test(key);
 	const looksTest = /^(\w+_)?test[_-]/.test(key);
 	if (environment === 'production' && looksTest) {
-		return 'The key looks like a sandbox (test) key but the credential\'s Environment is Production: switch Environment to Sandbox.';
+		return "The key looks like a sandbox (test) key but the credential's Environment is Production: switch Environment to Sandbox.";
 	}
 	if (environment === 'sandbox' && looksLive) {
-		return 'The key looks like a production (live) key but the credential\'s Environment is Sandbox: switch Environment to Production.';
+		return "The key looks like a production (live) key but the credential's Environment is Sandbox: switch Environment to Production.";
 	}
 	return undefined;
 }
@@ -105,7 +113,12 @@ export interface ErrorContext {
 }
 
 /** An HTTP error response → NodeApiError carrying title, detail, field errors, code and request_id. */
-export function problemError(node: INode, status: number, body: unknown, ctx: ErrorContext): NodeApiError {
+export function problemError(
+	node: INode,
+	status: number,
+	body: unknown,
+	ctx: ErrorContext,
+): NodeApiError {
 	const problem = asProblem(body) ?? {};
 	const title = problem.title ?? `HTTP ${status}`;
 	let message = problem.detail ? `${title}: ${problem.detail}` : title;
@@ -114,11 +127,15 @@ export function problemError(node: INode, status: number, body: unknown, ctx: Er
 	}
 	const lines: string[] = [];
 	for (const fieldError of problem.errors ?? []) {
-		lines.push(`${fieldError.field ?? '(body)'}: ${fieldError.message ?? 'invalid'}${fieldError.code ? ` (${fieldError.code})` : ''}`);
+		lines.push(
+			`${fieldError.field ?? '(body)'}: ${fieldError.message ?? 'invalid'}${fieldError.code ? ` (${fieldError.code})` : ''}`,
+		);
 	}
 	if (status === 401 && ctx.authHint) lines.push(ctx.authHint);
 	else if (HINTS[status]) lines.push(HINTS[status]);
-	lines.push(`${ctx.method} ${ctx.path} → ${status}${problem.code ? ` ${problem.code}` : ''}${problem.request_id ? `, request_id ${problem.request_id}` : ''}`);
+	lines.push(
+		`${ctx.method} ${ctx.path} → ${status}${problem.code ? ` ${problem.code}` : ''}${problem.request_id ? `, request_id ${problem.request_id}` : ''}`,
+	);
 
 	const safe = redact({ problem, message, description: lines.join('\n') }, ctx.secrets);
 	const error = new NodeApiError(node, { ...safe.problem, message: safe.message } as JsonObject, {
@@ -139,14 +156,21 @@ export function problemError(node: INode, status: number, body: unknown, ctx: Er
 }
 
 /** A network failure → NodeApiError without the request config (which holds the Authorization header). */
-export function networkError(node: INode, cause: unknown, ctx: ErrorContext, stopped = false): NodeApiError {
+export function networkError(
+	node: INode,
+	cause: unknown,
+	ctx: ErrorContext,
+	stopped = false,
+): NodeApiError {
 	const raw = cause as { message?: string; code?: string; cause?: { code?: string } };
 	const code = raw?.code ?? raw?.cause?.code;
 	const text = redact(`${raw?.message ?? 'Network error'}`, ctx.secrets);
 	// No `code` in the response object: n8n would swap our message for a generic one per code.
 	// Stopped: the node's own deadline for the work ended (or it stopped waiting), not the network failing.
 	const error = new NodeApiError(node, { message: text } as JsonObject, {
-		message: stopped ? `Stopped waiting for the Virtual Mailbox API (${ctx.method} ${ctx.path}): the time allowed for it ran out` : `Could not reach the Virtual Mailbox API (${ctx.method} ${ctx.path}): ${text}`,
+		message: stopped
+			? `Stopped waiting for the Virtual Mailbox API (${ctx.method} ${ctx.path}): the time allowed for it ran out`
+			: `Could not reach the Virtual Mailbox API (${ctx.method} ${ctx.path}): ${text}`,
 		description: stopped
 			? `${ctx.method === 'GET' ? 'Not retried: the time allowed ran out.' : 'The server may already have acted on it; check before running again.'}`
 			: `${code ? `${code}. ` : ''}${ctx.method === 'GET' ? 'The request was retried and kept failing.' : 'Not retried: the server may already have acted on it; check before running again.'}`,

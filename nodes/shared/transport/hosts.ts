@@ -24,8 +24,10 @@ const PRIVATE_V4: ReadonlyArray<[string, number]> = [
 	['224.0.0.0', 3], // multicast, reserved and broadcast (224/4, 240/4)
 ];
 
-const v4Number = (quad: string): number => quad.split('.').reduce((n, part) => n * 256 + Number(part), 0);
-const inV4Range = (address: number, [base, bits]: [string, number]) => Math.floor(address / 2 ** (32 - bits)) === Math.floor(v4Number(base) / 2 ** (32 - bits));
+const v4Number = (quad: string): number =>
+	quad.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+const inV4Range = (address: number, [base, bits]: [string, number]) =>
+	Math.floor(address / 2 ** (32 - bits)) === Math.floor(v4Number(base) / 2 ** (32 - bits));
 
 function isPrivateV4(address: number): boolean {
 	return PRIVATE_V4.some((range) => inV4Range(address, range));
@@ -72,7 +74,10 @@ function isPrivateV6(g: number[]): boolean {
 
 /** Pure: a host as the URL parser and DNS see it: lower case, no brackets, no trailing dots. */
 export function canonicalHost(hostname: string): string {
-	let host = hostname.trim().toLowerCase().replace(/^\[|\]$/g, '');
+	let host = hostname
+		.trim()
+		.toLowerCase()
+		.replace(/^\[|\]$/g, '');
 	if (!host.includes(':')) {
 		try {
 			// The URL parser normalizes IPv4 spellings (decimal, octal, hex, short forms).

@@ -23,8 +23,17 @@ export async function getPage(
 	itemIndex?: number,
 	slot: Pick<RequestOptions, 'pool' | 'priority'> = {},
 ): Promise<Page> {
-	const body = await apiRequest.call(ctx, 'GET', path, { query: { ...query, limit, cursor }, itemIndex, ...slot });
-	if (Array.isArray(body)) return { data: body as IDataObject[], next_cursor: null, total_count: (body as IDataObject[]).length };
+	const body = await apiRequest.call(ctx, 'GET', path, {
+		query: { ...query, limit, cursor },
+		itemIndex,
+		...slot,
+	});
+	if (Array.isArray(body))
+		return {
+			data: body as IDataObject[],
+			next_cursor: null,
+			total_count: (body as IDataObject[]).length,
+		};
 	if (!body || !Array.isArray((body as IDataObject).data)) {
 		throw new NodeApiError(ctx.getNode(), (body ?? {}) as JsonObject, {
 			message: `Unexpected response from GET ${path}: no "data" list`,
@@ -32,7 +41,11 @@ export async function getPage(
 		});
 	}
 	const page = body as unknown as Page;
-	return { data: page.data, next_cursor: page.next_cursor ?? null, total_count: Number(page.total_count ?? page.data.length) };
+	return {
+		data: page.data,
+		next_cursor: page.next_cursor ?? null,
+		total_count: Number(page.total_count ?? page.data.length),
+	};
 }
 
 /**
@@ -44,7 +57,17 @@ export async function* eachPage(
 	ctx: ApiContext,
 	path: string,
 	query: Query,
-	{ pageSize = PAGE_SIZE_MAX, itemIndex, first, slot }: { pageSize?: number; itemIndex?: number; first?: Page; slot?: Pick<RequestOptions, 'pool' | 'priority'> } = {},
+	{
+		pageSize = PAGE_SIZE_MAX,
+		itemIndex,
+		first,
+		slot,
+	}: {
+		pageSize?: number;
+		itemIndex?: number;
+		first?: Page;
+		slot?: Pick<RequestOptions, 'pool' | 'priority'>;
+	} = {},
 ): AsyncGenerator<Page> {
 	const maxPages = Math.ceil(DEPTH_LIMIT / pageSize) + 1;
 	const seen = new Set<string>();
@@ -66,4 +89,3 @@ export async function* eachPage(
 		page = await getPage(ctx, path, query, pageSize, cursor, itemIndex, slot);
 	}
 }
-

@@ -67,10 +67,15 @@ export async function listPaginated(
 		if (sameItems(previous, again)) return again;
 		previous = again;
 	}
-	throw new NodeOperationError(this.getNode(), 'The list changed while it was being read: three reads in a row gave different items', {
-		itemIndex: options.itemIndex,
-		description: 'Confirm List Unchanged is on: nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query.',
-	});
+	throw new NodeOperationError(
+		this.getNode(),
+		'The list changed while it was being read: three reads in a row gave different items',
+		{
+			itemIndex: options.itemIndex,
+			description:
+				'Confirm List Unchanged is on: nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query.',
+		},
+	);
 }
 
 /** Pure: the same items (by id) in the same order. */
@@ -79,10 +84,17 @@ export function sameItems(a: IDataObject[], b: IDataObject[]): boolean {
 }
 
 /** `shape.severalPages` is set when the first page shows the list takes more than one request. */
-async function readList(this: ApiContext, path: string, query: Query, options: ListOptions, shape = { severalPages: false }): Promise<IDataObject[]> {
+async function readList(
+	this: ApiContext,
+	path: string,
+	query: Query,
+	options: ListOptions,
+	shape = { severalPages: false },
+): Promise<IDataObject[]> {
 	const max = options.returnAll ? Number.POSITIVE_INFINITY : Math.max(1, options.limit);
 	const pageSize = Math.min(PAGE_SIZE_MAX, max);
-	const parallel = options.returnAll && (options.maxParallel ?? 1) > 1 && options.reverseQuery && options.order;
+	const parallel =
+		options.returnAll && (options.maxParallel ?? 1) > 1 && options.reverseQuery && options.order;
 	const pool = parallel ? new RequestPool(options.maxParallel!) : undefined;
 	const first = await getPage(this, path, query, pageSize, undefined, options.itemIndex, { pool });
 	shape.severalPages = first.next_cursor !== null || first.total_count > pageSize;
@@ -96,7 +108,8 @@ async function readList(this: ApiContext, path: string, query: Query, options: L
 			order: options.order!,
 			refine: async (leaf) => {
 				const leaves = await planSplit(this, path, leaf, options, 0, 2 * DEPTH_LIMIT);
-				if (leaves.some((part) => part.first.total_count > 2 * DEPTH_LIMIT)) throw unreachableError(this, leaf.first, leaves, options, 2 * DEPTH_LIMIT);
+				if (leaves.some((part) => part.first.total_count > 2 * DEPTH_LIMIT))
+					throw unreachableError(this, leaf.first, leaves, options, 2 * DEPTH_LIMIT);
 				return leaves;
 			},
 		});
@@ -106,13 +119,19 @@ async function readList(this: ApiContext, path: string, query: Query, options: L
 	// (or part) must report its first page's count, and parts must add up to the whole. A change is
 	// read once more from the start (no request more while the list stays the same); a second fails.
 	for (let changes = 0, whole = first; ; ) {
-		const read = await readInOrder(this, path, query, whole, pageSize, max, options).catch(changedOrThrow);
+		const read = await readInOrder(this, path, query, whole, pageSize, max, options).catch(
+			changedOrThrow,
+		);
 		if (Array.isArray(read)) return read;
 		if (++changes === 2) {
-			throw new NodeOperationError(this.getNode(), `The list changed while it was being read, twice: ${read.message}`, {
-				itemIndex: options.itemIndex,
-				description: CHANGED_ADVICE,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The list changed while it was being read, twice: ${read.message}`,
+				{
+					itemIndex: options.itemIndex,
+					description: CHANGED_ADVICE,
+				},
+			);
 		}
 		whole = await getPage(this, path, query, pageSize, undefined, options.itemIndex);
 	}
@@ -132,13 +151,25 @@ function changedOrThrow(error: unknown): ListChanged {
  * fit, and the parts are merged as they are read, page by page: a Limit stops once it has its
  * items in order, so it reads about ⌈Limit/100⌉ pages plus one first page per part.
  */
-async function readInOrder(ctx: ApiContext, path: string, query: Query, first: Page, pageSize: number, max: number, options: ListOptions): Promise<IDataObject[]> {
-	if (first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT) return await mergeParts(ctx, path, query, [{ query, first }], pageSize, max, options);
+async function readInOrder(
+	ctx: ApiContext,
+	path: string,
+	query: Query,
+	first: Page,
+	pageSize: number,
+	max: number,
+	options: ListOptions,
+): Promise<IDataObject[]> {
+	if (first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT)
+		return await mergeParts(ctx, path, query, [{ query, first }], pageSize, max, options);
 	const leaves = await planSplit(ctx, path, { query, first }, options, 0, DEPTH_LIMIT);
-	if (leaves.some((leaf) => leaf.first.total_count > DEPTH_LIMIT)) throw unreachableError(ctx, first, leaves, options, DEPTH_LIMIT);
+	if (leaves.some((leaf) => leaf.first.total_count > DEPTH_LIMIT))
+		throw unreachableError(ctx, first, leaves, options, DEPTH_LIMIT);
 	const items = await mergeParts(ctx, path, query, leaves, PAGE_SIZE_MAX, max, options);
 	if (!Number.isFinite(max) && items.length !== first.total_count) {
-		throw new ListChanged(`${first.total_count} items matched when the read began, ${items.length} different items were read`);
+		throw new ListChanged(
+			`${first.total_count} items matched when the read began, ${items.length} different items were read`,
+		);
 	}
 	return items;
 }
@@ -148,12 +179,24 @@ async function readInOrder(ctx: ApiContext, path: string, query: Query, first: P
  * one part keeps the API's own order). A part's next page is asked for only when the merge needs
  * its next item. Without an order the parts come one after another.
  */
-async function mergeParts(ctx: ApiContext, path: string, whole: Query, leaves: Leaf[], pageSize: number, max: number, options: ListOptions): Promise<IDataObject[]> {
+async function mergeParts(
+	ctx: ApiContext,
+	path: string,
+	whole: Query,
+	leaves: Leaf[],
+	pageSize: number,
+	max: number,
+	options: ListOptions,
+): Promise<IDataObject[]> {
 	const order = options.order ?? (() => 0);
 	const out = new Collector(max);
 	const heads = leaves.map((leaf) => ({
 		leaf,
-		pages: eachPage(ctx, path, leaf.query, { pageSize, itemIndex: options.itemIndex, first: leaf.first }),
+		pages: eachPage(ctx, path, leaf.query, {
+			pageSize,
+			itemIndex: options.itemIndex,
+			first: leaf.first,
+		}),
 		buffer: [] as IDataObject[],
 		read: 0,
 		done: false,
@@ -165,7 +208,9 @@ async function mergeParts(ctx: ApiContext, path: string, whole: Query, leaves: L
 				head.done = true;
 				// An item that moved between parts mid-read would otherwise be missed or read twice.
 				if (leaves.length > 1 && head.read !== head.leaf.first.total_count) {
-					throw new ListChanged(`the part ${partLabel(head.leaf.query, whole)} held ${head.leaf.first.total_count} items when the read began, ${head.read} were read`);
+					throw new ListChanged(
+						`the part ${partLabel(head.leaf.query, whole)} held ${head.leaf.first.total_count} items when the read began, ${head.read} were read`,
+					);
 				}
 				return;
 			}
@@ -185,7 +230,8 @@ async function mergeParts(ctx: ApiContext, path: string, whole: Query, leaves: L
 		let best: (typeof heads)[number] | undefined;
 		for (const head of heads) {
 			await fill(head);
-			if (head.buffer.length > 0 && (!best || order(head.buffer[0], best.buffer[0]) < 0)) best = head;
+			if (head.buffer.length > 0 && (!best || order(head.buffer[0], best.buffer[0]) < 0))
+				best = head;
 		}
 		if (!best) break;
 		out.add([best.buffer.shift()!]);
@@ -194,7 +240,13 @@ async function mergeParts(ctx: ApiContext, path: string, whole: Query, leaves: L
 }
 
 /** The depth limit leaves items out whatever the split: fail before fetching, with the counts. */
-function unreachableError(ctx: ApiContext, whole: Page, leaves: Leaf[], options: ListOptions, reach: number): NodeOperationError {
+function unreachableError(
+	ctx: ApiContext,
+	whole: Page,
+	leaves: Leaf[],
+	options: ListOptions,
+	reach: number,
+): NodeOperationError {
 	const reachable = leaves.reduce((sum, leaf) => sum + Math.min(leaf.first.total_count, reach), 0);
 	const tried = (options.splits ?? []).map((s) => s.param).join(', ');
 	return new NodeOperationError(
@@ -222,20 +274,37 @@ async function planSplit(
 	reach: number,
 ): Promise<Leaf[]> {
 	if (whole.first.total_count <= reach) return [whole];
-	for (let division = divideQuery(whole.query, options.splits ?? [], from); division; division = divideQuery(whole.query, options.splits ?? [], division.next)) {
+	for (
+		let division = divideQuery(whole.query, options.splits ?? [], from);
+		division;
+		division = divideQuery(whole.query, options.splits ?? [], division.next)
+	) {
 		const parts: Leaf[] = [];
 		for (const part of division.parts) {
 			const query: Query = { ...part, ...options.splitQuery };
-			parts.push({ query, first: await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex) });
+			parts.push({
+				query,
+				first: await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex),
+			});
 		}
 		const sum = parts.reduce((total, part) => total + part.first.total_count, 0);
 		if (sum !== whole.first.total_count) {
-			const again = await getPage(ctx, path, whole.query, PAGE_SIZE_MAX, undefined, options.itemIndex);
+			const again = await getPage(
+				ctx,
+				path,
+				whole.query,
+				PAGE_SIZE_MAX,
+				undefined,
+				options.itemIndex,
+			);
 			if (again.total_count === whole.first.total_count) continue;
-			throw new ListChanged(`${whole.first.total_count} items matched when the read began, then ${again.total_count}`);
+			throw new ListChanged(
+				`${whole.first.total_count} items matched when the read began, then ${again.total_count}`,
+			);
 		}
 		const leaves: Leaf[] = [];
-		for (const part of parts) leaves.push(...(await planSplit(ctx, path, part, options, division.next, reach)));
+		for (const part of parts)
+			leaves.push(...(await planSplit(ctx, path, part, options, division.next, reach)));
 		return leaves;
 	}
 	return [whole];

@@ -16,11 +16,19 @@ export interface SplitDimension {
  * fewer items and reaches deeper. A filter the query sets to one value divides nothing. `next`:
  * the dimension to divide a part by further. None left: undefined.
  */
-export function divideQuery(query: Query, dimensions: readonly SplitDimension[], from = 0): { param: string; parts: Query[]; next: number } | undefined {
+export function divideQuery(
+	query: Query,
+	dimensions: readonly SplitDimension[],
+	from = 0,
+): { param: string; parts: Query[]; next: number } | undefined {
 	for (let d = from; d < dimensions.length; d++) {
 		const { param, values: all } = dimensions[d];
 		const chosen = query[param];
-		const unset = chosen === undefined || chosen === null || chosen === '' || (Array.isArray(chosen) && chosen.length === 0);
+		const unset =
+			chosen === undefined ||
+			chosen === null ||
+			chosen === '' ||
+			(Array.isArray(chosen) && chosen.length === 0);
 		const values = unset ? all : Array.isArray(chosen) ? chosen : [String(chosen)];
 		if (values.length < 2) continue;
 		return { param, parts: values.map((value) => ({ ...query, [param]: [value] })), next: d + 1 };
@@ -50,7 +58,13 @@ interface Group {
  * never widened. The sample only guides sizes: the caller checks with total_count that the parts
  * add up to the whole.
  */
-export function planParts(query: Query, sample: IDataObject[], total: number, dimensions: readonly SplitDimension[], parts: number): Array<{ query: Query; estimate: number }> {
+export function planParts(
+	query: Query,
+	sample: IDataObject[],
+	total: number,
+	dimensions: readonly SplitDimension[],
+	parts: number,
+): Array<{ query: Query; estimate: number }> {
 	const groups: Group[] = [{ query, sample, estimate: total, done: false }];
 	while (groups.length < parts) {
 		const open = groups.filter((g) => !g.done);
@@ -72,7 +86,8 @@ function bestHalves(group: Group, dimensions: readonly SplitDimension[]): Group[
 	for (const dimension of dimensions) {
 		if (!dimension.sampleValue) continue;
 		const chosen = group.query[dimension.param];
-		const unset = chosen === undefined || chosen === '' || (Array.isArray(chosen) && chosen.length === 0);
+		const unset =
+			chosen === undefined || chosen === '' || (Array.isArray(chosen) && chosen.length === 0);
 		const allowed = unset ? [...dimension.values] : Array.isArray(chosen) ? chosen.map(String) : [];
 		if (allowed.length < 2) continue;
 		const counts = new Map<string, number>(allowed.map((v) => [v, 0]));
@@ -84,9 +99,19 @@ function bestHalves(group: Group, dimensions: readonly SplitDimension[]): Group[
 		}
 		if (unknown > MAX_UNKNOWN_SHARE * group.sample.length) continue;
 		// Greedy balance: the most frequent values first, each to the lighter side.
-		const sides: Array<{ values: string[]; count: number }> = [{ values: [], count: 0 }, { values: [], count: 0 }];
+		const sides: Array<{ values: string[]; count: number }> = [
+			{ values: [], count: 0 },
+			{ values: [], count: 0 },
+		];
 		for (const [value, count] of [...counts].sort((a, b) => b[1] - a[1])) {
-			const side = sides[0].values.length === 0 ? sides[0] : sides[1].values.length === 0 ? sides[1] : sides[0].count <= sides[1].count ? sides[0] : sides[1];
+			const side =
+				sides[0].values.length === 0
+					? sides[0]
+					: sides[1].values.length === 0
+						? sides[1]
+						: sides[0].count <= sides[1].count
+							? sides[0]
+							: sides[1];
 			side.values.push(value);
 			side.count += count;
 		}
@@ -100,7 +125,9 @@ function bestHalves(group: Group, dimensions: readonly SplitDimension[]): Group[
 				const values = new Set(side.values);
 				return {
 					query: { ...group.query, [dimension.param]: allowed.filter((v) => values.has(v)) },
-					sample: group.sample.filter((item) => values.has(String(dimension.sampleValue!(item)).toLowerCase())),
+					sample: group.sample.filter((item) =>
+						values.has(String(dimension.sampleValue!(item)).toLowerCase()),
+					),
 					estimate: (group.estimate * side.count) / known,
 					done: false,
 				};

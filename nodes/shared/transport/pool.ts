@@ -79,7 +79,8 @@ export class RequestPool {
 	private wakeNext(): void {
 		if (this.waiting.length === 0 || this.active >= this.limit) return;
 		let best = 0;
-		for (let k = 1; k < this.waiting.length; k++) if (this.waiting[k].priority() > this.waiting[best].priority()) best = k;
+		for (let k = 1; k < this.waiting.length; k++)
+			if (this.waiting[k].priority() > this.waiting[best].priority()) best = k;
 		this.waiting.splice(best, 1)[0].wake();
 	}
 }

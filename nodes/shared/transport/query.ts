@@ -38,8 +38,12 @@ export function segment(id: string): string {
 
 /** Pure: the filters `part` sets beyond `whole` (sort and unset ones aside). */
 export function addedFilters(part: Query, whole: Query = {}): string[] {
-	const set = (value: unknown) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
-	return Object.keys(part).filter((key) => key !== 'sort' && set(part[key]) && JSON.stringify(part[key]) !== JSON.stringify(whole[key]));
+	const set = (value: unknown) =>
+		value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
+	return Object.keys(part).filter(
+		(key) =>
+			key !== 'sort' && set(part[key]) && JSON.stringify(part[key]) !== JSON.stringify(whole[key]),
+	);
 }
 
 /** Pure: a part of a divided list for messages, e.g. `status=inbox, is_read=true`. */

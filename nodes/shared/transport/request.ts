@@ -1,4 +1,10 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestMethods,
+	IN8nHttpFullResponse,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants';
@@ -42,7 +48,10 @@ export async function apiRequest(
 	const credentials = await getApiCredentials.call(this);
 	const baseUrl = baseUrlOf(credentials);
 	if (!/^https?:\/\//i.test(baseUrl)) {
-		const problem = baseUrl === '' ? 'is empty: with Environment Custom, set it (for example http://127.0.0.1:4010)' : `"${baseUrl}" is not an http(s) address`;
+		const problem =
+			baseUrl === ''
+				? 'is empty: with Environment Custom, set it (for example http://127.0.0.1:4010)'
+				: `"${baseUrl}" is not an http(s) address`;
 		throw new NodeOperationError(this.getNode(), `The credential's Base URL ${problem}`, {
 			itemIndex: options.itemIndex,
 		});
@@ -60,7 +69,12 @@ export async function apiRequest(
 	// The credential read above is handed to n8n, which would otherwise load (in n8n: query and
 	// decrypt) it again for every request: a Return All of 100 pages would do that 100 times.
 	const { id, name = '' } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
-	const credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials as ICredentialDataDecryptedObject };
+	const credentialsDecrypted = {
+		id: id ?? '',
+		name,
+		type: CREDENTIAL_TYPE,
+		data: credentials as ICredentialDataDecryptedObject,
+	};
 	const response = await sendWithRetries(this, method, context, options, async () => {
 		// Each attempt, body included, ends within timeoutMs: n8n's own `timeout` only bounds silence.
 		// The body is read here as a stream, since n8n hands an action node's `abortSignal` over to
@@ -89,18 +103,27 @@ export async function apiRequest(
 				)) as IN8nHttpFullResponse;
 				const raw = await readCapped(answer.body, retryPolicy.maxAnswerBytes, deadline.signal);
 				// Too large: not retried (the same answer would come again); an error status keeps its status.
-				answer.body = raw === undefined ? (answer.statusCode < 300 ? TOO_LARGE : '') : parsedBody(raw);
+				answer.body =
+					raw === undefined ? (answer.statusCode < 300 ? TOO_LARGE : '') : parsedBody(raw);
 				return answer;
 			})(),
 		);
 	});
-	if (response.statusCode >= 300 && response.statusCode < 400) throw redirectError(this, response, context);
+	if (response.statusCode >= 300 && response.statusCode < 400)
+		throw redirectError(this, response, context);
 	const body = response.body;
 	if (body === TOO_LARGE) {
-		throw new NodeOperationError(this.getNode(), `The Virtual Mailbox API's answer to ${method} ${path} is larger than ${sizeText(retryPolicy.maxAnswerBytes)} and was not read`, {
-			itemIndex: options.itemIndex,
-			description: method === 'GET' ? "No API answer is that large: check that the credential's Base URL is the Virtual Mailbox API, not another server or a proxy page." : "No API answer is that large: check that the credential's Base URL is the Virtual Mailbox API. The request was sent: check before running again.",
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Virtual Mailbox API's answer to ${method} ${path} is larger than ${sizeText(retryPolicy.maxAnswerBytes)} and was not read`,
+			{
+				itemIndex: options.itemIndex,
+				description:
+					method === 'GET'
+						? "No API answer is that large: check that the credential's Base URL is the Virtual Mailbox API, not another server or a proxy page."
+						: "No API answer is that large: check that the credential's Base URL is the Virtual Mailbox API. The request was sent: check before running again.",
+			},
+		);
 	}
 	return (body === '' || body === null || body === undefined ? {} : body) as IDataObject;
 }
@@ -121,7 +144,9 @@ export function parsedBody(raw: Buffer | undefined): IN8nHttpFullResponse['body'
 
 /** Pure: a byte count for people: MB from 1 MB up, else KB. */
 function sizeText(bytes: number): string {
-	return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+	return bytes >= 1024 * 1024
+		? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`
+		: `${Math.round(bytes / 1024)} KB`;
 }
 
 /** A response header's (first) value, or '' when it is absent. */
@@ -131,7 +156,11 @@ export function headerOf(response: IN8nHttpFullResponse, name: string): string {
 }
 
 /** A 3xx from the API: named with the target's origin only (its path or query may carry tokens). */
-function redirectError(ctx: ApiContext, response: IN8nHttpFullResponse, context: ErrorContext): NodeApiError {
+function redirectError(
+	ctx: ApiContext,
+	response: IN8nHttpFullResponse,
+	context: ErrorContext,
+): NodeApiError {
 	let target = 'another address';
 	try {
 		target = new URL(headerOf(response, 'location')).origin;
@@ -140,7 +169,8 @@ function redirectError(ctx: ApiContext, response: IN8nHttpFullResponse, context:
 	}
 	return new NodeApiError(ctx.getNode(), { message: `HTTP ${response.statusCode}` } as JsonObject, {
 		message: `The API answered ${context.method} ${context.path} with a redirect (${response.statusCode}) to ${target}; not followed`,
-		description: 'Requests carrying the API key and their bodies go only to the server of the credential. Check the Environment or Base URL.',
+		description:
+			'Requests carrying the API key and their bodies go only to the server of the credential. Check the Environment or Base URL.',
 		httpCode: String(response.statusCode),
 		itemIndex: context.itemIndex,
 	});
@@ -154,7 +184,12 @@ export async function sendWithRetries(
 	ctx: ApiContext,
 	method: IHttpRequestMethods,
 	context: ErrorContext,
-	{ pool, priority, signal, deadline }: Pick<RequestOptions, 'pool' | 'priority' | 'signal'> & { deadline?: Deadline },
+	{
+		pool,
+		priority,
+		signal,
+		deadline,
+	}: Pick<RequestOptions, 'pool' | 'priority' | 'signal'> & { deadline?: Deadline },
 	send: () => Promise<IN8nHttpFullResponse>,
 ): Promise<IN8nHttpFullResponse> {
 	let waitedMs = 0;
@@ -186,11 +221,16 @@ export async function sendWithRetries(
 		}
 		if (response.statusCode !== 429) pool?.succeeded();
 		if (response.statusCode < 400) return response;
-		failure = { kind: 'status', status: response.statusCode, retryAfter: headerOf(response, 'retry-after') || undefined };
+		failure = {
+			kind: 'status',
+			status: response.statusCode,
+			retryAfter: headerOf(response, 'retry-after') || undefined,
+		};
 		const delay = nextDelay(method, failure, attempt, waitedMs, Date.now());
 		// A 429 slows every request of a concurrent read, not only this one.
 		if (response.statusCode === 429) pool?.throttled(delay ?? 0);
-		if (delay === undefined) throw problemError(ctx.getNode(), response.statusCode, bodyText(response.body), context);
+		if (delay === undefined)
+			throw problemError(ctx.getNode(), response.statusCode, bodyText(response.body), context);
 		waitedMs += delay;
 		await wait(delay);
 	}

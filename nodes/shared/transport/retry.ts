@@ -21,7 +21,11 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 export function isRetryable(method: string, failure: Failure): boolean {
 	if (failure.kind === 'status' && failure.status === 429) return true;
 	if (method.toUpperCase() !== 'GET') return false;
-	return failure.kind === 'network' || (failure.status >= 500 && failure.status <= 599) || failure.status === 408;
+	return (
+		failure.kind === 'network' ||
+		(failure.status >= 500 && failure.status <= 599) ||
+		failure.status === 408
+	);
 }
 
 /**
@@ -39,11 +43,13 @@ export function nextDelay(
 ): number | undefined {
 	if (!isRetryable(method, failure) || attempt >= policy.maxAttempts) return undefined;
 	// Retry-After of 0 or a past date still waits a little: the server is overloaded right now.
-	const retryAfter = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
+	const retryAfter =
+		failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
 	const asked = retryAfter === undefined ? undefined : Math.max(retryAfter, policy.baseDelayMs / 2);
 	// Exponential backoff with equal jitter (half fixed, half random) when the server gave no Retry-After.
 	const delay =
-		asked ?? Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);
+		asked ??
+		Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);
 	if (waitedMs + delay > policy.budgetMs) return undefined;
 	return Math.round(delay);
 }

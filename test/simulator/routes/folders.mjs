@@ -8,7 +8,13 @@ export default function folderRoutes(route, { mailbox }) {
 	route('POST', '/v1/folders', ({ body }) => {
 		requireFields(body, ['name']);
 		checkColor(body.color);
-		const folder = { id: String(Math.max(0, ...db().folders.map((f) => Number(f.id))) + 1), name: body.name, created_on: iso(), updated_on: iso(), color: body.color ?? null };
+		const folder = {
+			id: String(Math.max(0, ...db().folders.map((f) => Number(f.id))) + 1),
+			name: body.name,
+			created_on: iso(),
+			updated_on: iso(),
+			color: body.color ?? null,
+		};
 		db().folders.push(folder);
 		return [201, folder];
 	});

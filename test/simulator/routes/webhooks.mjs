@@ -12,7 +12,15 @@ export default function webhookRoutes(ctl, { mailbox, webhooks }) {
 	/** Replace the subscriptions of one URL: {url, events: [...], origin?} (events [] unsubscribes it). */
 	ctl('PUT', '/webhooks', ({ body }) => {
 		const events = body.events ?? [];
-		if (typeof body.url !== 'string' || !Array.isArray(events) || events.some((e) => !EVENTS.includes(e))) throw fail(422, 'url and events (new-mail, scan-update, open-update, shipment-update) are required');
+		if (
+			typeof body.url !== 'string' ||
+			!Array.isArray(events) ||
+			events.some((e) => !EVENTS.includes(e))
+		)
+			throw fail(
+				422,
+				'url and events (new-mail, scan-update, open-update, shipment-update) are required',
+			);
 		webhooks.follow(body.url, events, body.origin);
 		return webhooks.subscriptions;
 	});
@@ -27,10 +35,19 @@ export default function webhookRoutes(ctl, { mailbox, webhooks }) {
 		const event = body.event;
 		const db = mailbox.db;
 		const subject =
-			event === 'new-mail' ? mailbox.mailById(body.id ?? db.mails[0].id)
-				: event === 'shipment-update' ? mailbox.find(db.shipments, body.id ?? db.shipments[0].id, 'shipment')
+			event === 'new-mail'
+				? mailbox.mailById(body.id ?? db.mails[0].id)
+				: event === 'shipment-update'
+					? mailbox.find(db.shipments, body.id ?? db.shipments[0].id, 'shipment')
 					: mailbox.scanById(body.id ?? db.scans.find((s) => scanEvent(s) === event)?.id);
 		const payload = { ...webhooks.payload(event, subject), ...(body.override ?? {}) };
-		return { payload, deliveries: await webhooks.send(event, payload, { variant: body.variant, url: body.url, timestamp: body.timestamp }) };
+		return {
+			payload,
+			deliveries: await webhooks.send(event, payload, {
+				variant: body.variant,
+				url: body.url,
+				timestamp: body.timestamp,
+			}),
+		};
 	});
 }

@@ -4,7 +4,8 @@ import { afterAll, expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/server.mjs';
 
 let sim;
-const get = (path) => fetch(`${sim.url}${path}`, { headers: { authorization: `Bearer ${sim.apiKey}` } });
+const get = (path) =>
+	fetch(`${sim.url}${path}`, { headers: { authorization: `Bearer ${sim.apiKey}` } });
 test('a conforming request', async () => {
 	sim = await startSimulator({ count: 5, seed: 1 });
 	expect((await get('/v1/mails?status=inbox')).status).toBe(200);

@@ -26,21 +26,42 @@ operationCases('address operations send the exact request and output the API obj
 		request: [
 			'POST',
 			'/v1/addresses',
-			{ type: 'deposit', name: 'Ada Lovelace', line1: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US', phone_number: '+15555550100', line2: 'Suite 2', tax_id: 'TX-1' },
+			{
+				type: 'deposit',
+				name: 'Ada Lovelace',
+				line1: '1 Main St',
+				city: 'Springfield',
+				state: 'IL',
+				postal_code: '62701',
+				country: 'US',
+				phone_number: '+15555550100',
+				line2: 'Suite 2',
+				tax_id: 'TX-1',
+			},
 		],
 		status: 201,
 		reply: F.address(1, { type: 'deposit' }),
 	},
 	{
 		name: 'address getAll by type',
-		parameters: { resource: 'address', operation: 'getAll', limit: 5, filters: { type: 'deposit' } },
+		parameters: {
+			resource: 'address',
+			operation: 'getAll',
+			limit: 5,
+			filters: { type: 'deposit' },
+		},
 		request: ['GET', '/v1/addresses', undefined, { limit: ['5'], type: ['deposit'] }],
 		reply: { data: [F.address(3, { type: 'deposit' })], next_cursor: null, total_count: 1 },
 		output: [F.address(3, { type: 'deposit' })],
 	},
 	{
 		name: 'address update moves it to the other type',
-		parameters: { resource: 'address', operation: 'update', addressId, updateFields: { type: 'deposit', city: 'Chicago' } },
+		parameters: {
+			resource: 'address',
+			operation: 'update',
+			addressId,
+			updateFields: { type: 'deposit', city: 'Chicago' },
+		},
 		request: ['PATCH', `/v1/addresses/${addressId}`, { city: 'Chicago', type: 'deposit' }],
 		reply: F.address(1, { type: 'deposit', city: 'Chicago', is_default: false }),
 	},
@@ -64,7 +85,12 @@ operationCases('address operations send the exact request and output the API obj
 	},
 	{
 		name: 'address update',
-		parameters: { resource: 'address', operation: 'update', addressId, updateFields: { line2: 'Suite 9', phoneNumber: '+1555' } },
+		parameters: {
+			resource: 'address',
+			operation: 'update',
+			addressId,
+			updateFields: { line2: 'Suite 9', phoneNumber: '+1555' },
+		},
 		request: ['PATCH', `/v1/addresses/${addressId}`, { line2: 'Suite 9', phone_number: '+1555' }],
 		reply: F.address(1, { line2: 'Suite 9' }),
 	},
@@ -80,13 +106,19 @@ operationCases('address operations send the exact request and output the API obj
 
 describe('address beyond the single request', () => {
 	test('unknown response fields pass through unchanged', async () => {
-		mock.api.on('GET', `/v1/addresses/${addressId}`, { body: { ...F.address(1), brand_new_field: { nested: true } } });
-		const { items } = await runNode({ parameters: { resource: 'address', operation: 'get', addressId } });
+		mock.api.on('GET', `/v1/addresses/${addressId}`, {
+			body: { ...F.address(1), brand_new_field: { nested: true } },
+		});
+		const { items } = await runNode({
+			parameters: { resource: 'address', operation: 'get', addressId },
+		});
 		expect(items[0].json.brand_new_field).toEqual({ nested: true });
 	});
 	test('address getAll accepts a page envelope or a bare array', async () => {
 		mock.api.on('GET', '/v1/addresses', { body: [F.address(1), F.address(2)] });
-		const { items, error } = await runNode({ parameters: { resource: 'address', operation: 'getAll', returnAll: true } });
+		const { items, error } = await runNode({
+			parameters: { resource: 'address', operation: 'getAll', returnAll: true },
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
 	});

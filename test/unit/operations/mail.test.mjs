@@ -17,9 +17,29 @@ operationCases('mail operations send the exact request and output the API object
 		output: [{ mail_id: '2001' }, { mail_id: '2002' }, { mail_id: '2003' }],
 	},
 	{
-		name: 'mail seedMailItem (sandbox) with the SDK\'s mail type, sender, weight and measurement',
-		parameters: { resource: 'mail', operation: 'seedMailItem', seedMailType: 'LARGELETTER', additionalFields: { senderName: 'Big Envelope Co', weight: 0.4, width: 12, height: 15, length: 0.5 } },
-		request: ['POST', '/v1/sandbox/seed/mail', { mail_type: 'LARGELETTER', sender_name: 'Big Envelope Co', weight: 0.4, measurement: { width: 12, height: 15, length: 0.5 } }],
+		name: "mail seedMailItem (sandbox) with the SDK's mail type, sender, weight and measurement",
+		parameters: {
+			resource: 'mail',
+			operation: 'seedMailItem',
+			seedMailType: 'LARGELETTER',
+			additionalFields: {
+				senderName: 'Big Envelope Co',
+				weight: 0.4,
+				width: 12,
+				height: 15,
+				length: 0.5,
+			},
+		},
+		request: [
+			'POST',
+			'/v1/sandbox/seed/mail',
+			{
+				mail_type: 'LARGELETTER',
+				sender_name: 'Big Envelope Co',
+				weight: 0.4,
+				measurement: { width: 12, height: 15, length: 0.5 },
+			},
+		],
 		status: 201,
 		reply: { mail_id: '2004' },
 	},
@@ -44,13 +64,23 @@ operationCases('mail operations send the exact request and output the API object
 	},
 	{
 		name: 'mail update: file into a folder by ID and mark read',
-		parameters: { resource: 'mail', operation: 'update', mailId: '1001', updateFields: { folderId: { __rl: true, mode: 'id', value: '4' }, isRead: true } },
+		parameters: {
+			resource: 'mail',
+			operation: 'update',
+			mailId: '1001',
+			updateFields: { folderId: { __rl: true, mode: 'id', value: '4' }, isRead: true },
+		},
 		request: ['PATCH', '/v1/mails/1001', { folder_id: '4', is_read: true }],
 		reply: F.mailDetail(1),
 	},
 	{
 		name: 'mail update: take out of folder, mark unread',
-		parameters: { resource: 'mail', operation: 'update', mailId: '1001', updateFields: { removeFromFolder: true, isRead: false } },
+		parameters: {
+			resource: 'mail',
+			operation: 'update',
+			mailId: '1001',
+			updateFields: { removeFromFolder: true, isRead: false },
+		},
 		request: ['PATCH', '/v1/mails/1001', { folder_id: null, is_read: false }],
 		reply: F.mailDetail(1),
 	},
@@ -104,7 +134,12 @@ describe('mail getAll', () => {
 
 	test('a folder filter that is not numeric fails before any request', async () => {
 		const { error } = await runNode({
-			parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: { folderId: { __rl: true, mode: 'id', value: 'bills' } } },
+			parameters: {
+				resource: 'mail',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { folderId: { __rl: true, mode: 'id', value: 'bills' } },
+			},
 		});
 		expect(error.message).toMatch(/Folder must be a numeric string/);
 		expect(mock.api.requests).toHaveLength(0);
@@ -112,21 +147,37 @@ describe('mail getAll', () => {
 });
 
 describe('mail seeding (sandbox)', () => {
-	for (const [operation, label] of [['seedMailbox', 'Seed Mailbox (Sandbox)'], ['seedMailItem', 'Seed Mail Item (Sandbox)']]) {
+	for (const [operation, label] of [
+		['seedMailbox', 'Seed Mailbox (Sandbox)'],
+		['seedMailItem', 'Seed Mail Item (Sandbox)'],
+	]) {
 		test(`${operation} refuses production credentials before any request`, async () => {
-			const { error } = await runNode({ parameters: { resource: 'mail', operation }, credentials: { ...DEFAULT_CREDENTIALS, environment: 'production' } });
+			const { error } = await runNode({
+				parameters: { resource: 'mail', operation },
+				credentials: { ...DEFAULT_CREDENTIALS, environment: 'production' },
+			});
 			expect(error.message).toBe(`${label} only works against the sandbox`);
 			expect(error.description).toMatch(/Environment is Sandbox/);
 			expect(mock.api.requests).toHaveLength(0);
 		});
 	}
 	for (const [parameters, message] of [
-		[{ seedMailType: 'large_letter' }, /Mail Type must be one of LETTER, LARGELETTER, MAGAZINE, CATALOG, SOFTPAK, PACKAGE; got "large_letter"/],
+		[
+			{ seedMailType: 'large_letter' },
+			/Mail Type must be one of LETTER, LARGELETTER, MAGAZINE, CATALOG, SOFTPAK, PACKAGE; got "large_letter"/,
+		],
 		[{ additionalFields: { width: 3, height: 4 } }, /Width, Height and Length go together/],
 		[{ additionalFields: { weight: -1 } }, /Weight must be a number above 0/],
 	]) {
 		test(`seedMailItem refuses ${JSON.stringify(parameters)} before any request`, async () => {
-			const { error } = await runNode({ parameters: { resource: 'mail', operation: 'seedMailItem', seedMailType: 'LETTER', ...parameters } });
+			const { error } = await runNode({
+				parameters: {
+					resource: 'mail',
+					operation: 'seedMailItem',
+					seedMailType: 'LETTER',
+					...parameters,
+				},
+			});
 			expect(error?.message).toMatch(message);
 			expect(mock.api.requests).toHaveLength(0);
 		});

@@ -21,7 +21,10 @@ describe('items', () => {
 	});
 
 	test('Continue On Fail: a failing item yields an error item and the others still run', async () => {
-		mock.api.on('GET', '/v1/mails/1001', { status: 404, body: F.problem(404, { detail: 'No mail item 1001' }) });
+		mock.api.on('GET', '/v1/mails/1001', {
+			status: 404,
+			body: F.problem(404, { detail: 'No mail item 1001' }),
+		});
 		mock.api.on('GET', '/v1/mails/1002', { body: F.mailDetail(2) });
 		const { items, error } = await runNode({
 			parameters: { resource: 'mail', operation: 'get', mailId: '={{ $json.id }}' },
@@ -30,7 +33,12 @@ describe('items', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
-		expect(items[0].json).toMatchObject({ error: 'Not found: No mail item 1001', status: 404, code: 'not_found', requestId: 'req_404_abc' });
+		expect(items[0].json).toMatchObject({
+			error: 'Not found: No mail item 1001',
+			status: 404,
+			code: 'not_found',
+			requestId: 'req_404_abc',
+		});
 		expect(items[0].pairedItem.item).toBe(0);
 		expect(items[1].json.error).toMatch(/Mail ID must be a numeric string/);
 		expect(items[1].pairedItem.item).toBe(1);
@@ -39,4 +47,5 @@ describe('items', () => {
 	});
 });
 
-test('credentials of the default harness point at the mock', () => expect(DEFAULT_CREDENTIALS.environment).toBe('custom'));
+test('credentials of the default harness point at the mock', () =>
+	expect(DEFAULT_CREDENTIALS.environment).toBe('custom'));

@@ -16,7 +16,15 @@ const scans = (count) => Array.from({ length: count }, (_, n) => F.scan(n + 1));
 test('Return All of more scans than one query reaches fails after the first page, with the counts', async () => {
 	const all = scans(10_001);
 	api.serveList('/v1/scans', () => all);
-	const { error, items } = await runNode({ parameters: { resource: 'scan', operation: 'getAll', returnAll: true, filters: {}, options: {} } });
+	const { error, items } = await runNode({
+		parameters: {
+			resource: 'scan',
+			operation: 'getAll',
+			returnAll: true,
+			filters: {},
+			options: {},
+		},
+	});
 	expect(items).toHaveLength(0);
 	expect(error?.message).toMatch(/^10001 items match, but only 10000 can be reached/);
 	expect(api.requests).toHaveLength(1);
@@ -25,7 +33,15 @@ test('Return All of more scans than one query reaches fails after the first page
 test('Return All of exactly as many scans as one query reaches returns every one', async () => {
 	const all = scans(10_000);
 	api.serveList('/v1/scans', () => all);
-	const { error, items } = await runNode({ parameters: { resource: 'scan', operation: 'getAll', returnAll: true, filters: {}, options: {} } });
+	const { error, items } = await runNode({
+		parameters: {
+			resource: 'scan',
+			operation: 'getAll',
+			returnAll: true,
+			filters: {},
+			options: {},
+		},
+	});
 	expect(error).toBeUndefined();
 	expect(new Set(items.map((i) => i.json.id)).size).toBe(10_000);
 });

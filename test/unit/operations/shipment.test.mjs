@@ -18,7 +18,15 @@ operationCases('shipment operations send the exact request and output the API ob
 describe('shipment getAll', () => {
 	test('shipment getAll sends type and status filters as repeated keys', async () => {
 		mock.api.serveList('/v1/shipments', () => [F.shipment(1), F.shipment(2)]);
-		const { items } = await runNode({ parameters: { resource: 'shipment', operation: 'getAll', returnAll: false, limit: 10, filters: { type: ['shipment', 'pickup'], status: ['shipped'] } } });
+		const { items } = await runNode({
+			parameters: {
+				resource: 'shipment',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 10,
+				filters: { type: ['shipment', 'pickup'], status: ['shipped'] },
+			},
+		});
 		expect(items).toHaveLength(2);
 		expect(mock.api.requests[0].search).toBe('?type=shipment&type=pickup&status=shipped&limit=10');
 	});

@@ -15,7 +15,9 @@ const DEPTH_LIMIT = 10_000;
 
 function expectedMatches(filters, n) {
 	const status = filters.status ? filters.status.reduce((s, v) => s + STATUS_SHARE[v], 0) : 1;
-	const type = filters.mailType ? filters.mailType.reduce((s, t) => s + typeWeight(t), 0) / TYPE_TOTAL : 1;
+	const type = filters.mailType
+		? filters.mailType.reduce((s, t) => s + typeWeight(t), 0) / TYPE_TOTAL
+		: 1;
 	const scan = filters.scanStatus ? (filters.scanStatus.includes('none') ? 1 : 0) : 1;
 	return n * status * type * scan;
 }
@@ -27,7 +29,12 @@ test('CI histories contain a burst that the active New Mail query lists past the
 		let config = history[0].config;
 		history.forEach((step, index) => {
 			if (step.kind === 'edit') config = step.config;
-			if (step.kind === 'huge' && config.event === 'new-mail' && expectedMatches(config.filters, step.n) > DEPTH_LIMIT) deep.push({ seed, index });
+			if (
+				step.kind === 'huge' &&
+				config.event === 'new-mail' &&
+				expectedMatches(config.filters, step.n) > DEPTH_LIMIT
+			)
+				deep.push({ seed, index });
 		});
 	}
 	expect(deep.length).toBeGreaterThan(0);

@@ -3,7 +3,16 @@
 // write that never answers or fails, in virtual time, against the model of n8n's store
 // (test/support/deduplication-store.mjs).
 import { afterEach, describe, expect, test } from 'vitest';
-import { claimDelivery, claimPolicy, claimStoreWith, deduplicationHelpers, freshScope, processedDataTable, rng, virtualClock } from '../../support/deduplication-store.mjs';
+import {
+	claimDelivery,
+	claimPolicy,
+	claimStoreWith,
+	deduplicationHelpers,
+	freshScope,
+	processedDataTable,
+	rng,
+	virtualClock,
+} from '../../support/deduplication-store.mjs';
 
 const POLICY = { ...claimPolicy };
 afterEach(() => Object.assign(claimPolicy, POLICY));
@@ -20,7 +29,10 @@ const tableOf = (clock) => processedDataTable({ clock, writeMs: () => 1 });
 function processOf(table, clock, timing = {}, random = Math.random) {
 	const scope = freshScope();
 	const gap = timing.gap && (async () => await clock.wait(timing.gap()));
-	const store = claimStoreWith(deduplicationHelpers(table, { gap, writeMs: timing.locked }), timing.intercept);
+	const store = claimStoreWith(
+		deduplicationHelpers(table, { gap, writeMs: timing.locked }),
+		timing.intercept,
+	);
 	const claimClock = { now: clock.now, wait: clock.wait, random };
 	return { claim: (key) => claimDelivery(scope, key, store, claimClock, noWarn) };
 }
@@ -43,18 +55,25 @@ describe('copies on a busy worker and an idle one', () => {
 describe('a write that never answers or fails holds up nothing else', () => {
 	for (const hung of ['recordKeys', 'recordLock']) {
 		test(`a ${hung} write that never answers (a hung connection): later claims of the same node in that process still finish, and other processes' claims too`, async () => {
-			const bound = 60_000 + claimPolicy.maxClaimMs + claimPolicy.writeDeadlineMs + claimPolicy.leaseMs;
+			const bound =
+				60_000 + claimPolicy.maxClaimMs + claimPolicy.writeDeadlineMs + claimPolicy.leaseMs;
 			const clock = virtualClock({ limitMs: bound });
 			const model = tableOf(clock);
 			let hangs = 1;
-			const stuck = processOf(model, clock, { intercept: (op) => (op === hung && hangs-- > 0 ? new Promise(() => {}) : undefined) });
+			const stuck = processOf(model, clock, {
+				intercept: (op) => (op === hung && hangs-- > 0 ? new Promise(() => {}) : undefined),
+			});
 			const other = processOf(model, clock);
 			const first = stuck.claim('stuck').catch((error) => `failed: ${error.message}`);
 			// A distinct delivery a minute later in the same process, and one in another process.
-			const later = clock.wait(60_000).then(() => Promise.all([stuck.claim('later'), other.claim('elsewhere')]));
+			const later = clock
+				.wait(60_000)
+				.then(() => Promise.all([stuck.claim('later'), other.claim('elsewhere')]));
 			const outcomes = await clock.run(Promise.all([first, later]));
 			// Nothing is lost: each runs (new, or unsettled when the store did not answer in time).
-			expect(outcomes.flat().filter((o) => o === 'duplicate' || String(o).startsWith('failed'))).toEqual([]);
+			expect(
+				outcomes.flat().filter((o) => o === 'duplicate' || String(o).startsWith('failed')),
+			).toEqual([]);
 		});
 	}
 
@@ -67,12 +86,19 @@ describe('a write that never answers or fails holds up nothing else', () => {
 			intercept: (op, values) => {
 				if (op !== 'recordKeys') return undefined;
 				writes.push(values);
-				return values.includes('c') ? Promise.reject(new Error('the write of c failed')) : undefined;
+				return values.includes('c')
+					? Promise.reject(new Error('the write of c failed'))
+					: undefined;
 			},
 		});
 		// The first claim's turn is under way; three more wait and are recorded together in the next.
 		const first = p.claim('a');
-		const waiting = ['b', 'c', 'd'].map((key) => p.claim(key).then((o) => o, (e) => `failed: ${e.message}`));
+		const waiting = ['b', 'c', 'd'].map((key) =>
+			p.claim(key).then(
+				(o) => o,
+				(e) => `failed: ${e.message}`,
+			),
+		);
 		const results = await clock.run(Promise.all([first, ...waiting]));
 		expect(writes[1], 'b, c and d went in one write').toEqual(['b', 'c', 'd']);
 		expect(results).toEqual(['new', 'new', 'failed: the write of c failed', 'new']);
@@ -85,9 +111,16 @@ describe('a write that never answers or fails holds up nothing else', () => {
 		const clock = virtualClock();
 		const model = tableOf(clock);
 		let failures = 1;
-		const p = processOf(model, clock, { intercept: (op, values) => (op === 'recordKeys' && values.length > 1 && failures-- > 0 ? Promise.reject(new Error('connection reset')) : undefined) });
+		const p = processOf(model, clock, {
+			intercept: (op, values) =>
+				op === 'recordKeys' && values.length > 1 && failures-- > 0
+					? Promise.reject(new Error('connection reset'))
+					: undefined,
+		});
 		const first = p.claim('a');
-		const outcomes = await clock.run(Promise.all([first, ...['b', 'c', 'd'].map((key) => p.claim(key))]));
+		const outcomes = await clock.run(
+			Promise.all([first, ...['b', 'c', 'd'].map((key) => p.claim(key))]),
+		);
 		expect(outcomes).toEqual(['new', 'new', 'new', 'new']);
 		expect(failures).toBe(0);
 	});
@@ -98,16 +131,29 @@ describe('slow writes, all their time inside the row lock', () => {
 		const random = rng(7);
 		const clock = virtualClock();
 		const model = tableOf(clock);
-		const views = Array.from({ length: 4 }, () => processOf(model, clock, { locked: () => 400 * (1 + 2 * random()) }, random));
+		const views = Array.from({ length: 4 }, () =>
+			processOf(model, clock, { locked: () => 400 * (1 + 2 * random()) }, random),
+		);
 		const claims = [];
 		for (let d = 0; d < 60; d++) {
 			const copies = 1 + Math.floor(random() * 4);
 			const first = Math.floor(random() * 4);
-			for (let c = 0; c < copies; c++) claims.push(clock.wait(random() * 20_000).then(() => views[(first + c) % 4].claim(`d${d}`).then((outcome) => [d, outcome])));
+			for (let c = 0; c < copies; c++)
+				claims.push(
+					clock
+						.wait(random() * 20_000)
+						.then(() => views[(first + c) % 4].claim(`d${d}`).then((outcome) => [d, outcome])),
+				);
 		}
 		const outcomes = Array.from({ length: 60 }, () => []);
 		for (const [d, outcome] of await clock.run(Promise.all(claims))) outcomes[d].push(outcome);
-		const wrong = outcomes.map((o, d) => [d, o]).filter(([, o]) => o.filter((x) => x !== 'duplicate').length !== 1 || o.some((x) => x !== 'new' && x !== 'duplicate'));
+		const wrong = outcomes
+			.map((o, d) => [d, o])
+			.filter(
+				([, o]) =>
+					o.filter((x) => x !== 'duplicate').length !== 1 ||
+					o.some((x) => x !== 'new' && x !== 'duplicate'),
+			);
 		expect(wrong.map(([d, o]) => `d${d}: ${o}`)).toEqual([]);
 	});
 });
@@ -118,7 +164,9 @@ describe('the time a burst of claims takes (virtual time)', () => {
 		const model = tableOf(clock);
 		let n = 0;
 		const p = processOf(model, clock, { locked: () => (n++ === 0 ? 400 : 5) });
-		const times = await clock.run(Promise.all(Array.from({ length: 10 }, (_, i) => p.claim(`k${i}`).then(() => clock.now()))));
+		const times = await clock.run(
+			Promise.all(Array.from({ length: 10 }, (_, i) => p.claim(`k${i}`).then(() => clock.now()))),
+		);
 		const mean = times.reduce((a, b) => a + b, 0) / times.length;
 		expect(mean).toBeLessThanOrEqual(733);
 	});
@@ -136,13 +184,25 @@ async function busySchedule(seed, { processes, deliveries, spread, gapMax, locke
 	const model = tableOf(clock);
 	const views = Array.from({ length: processes }, () => {
 		const processGap = gapMax * random();
-		return processOf(model, clock, { gap: () => processGap * random(), locked: () => lockedMs * (1 + 2 * random()) }, random);
+		return processOf(
+			model,
+			clock,
+			{ gap: () => processGap * random(), locked: () => lockedMs * (1 + 2 * random()) },
+			random,
+		);
 	});
 	const claims = [];
 	for (let d = 0; d < deliveries; d++) {
 		const copies = 1 + Math.floor(random() * processes);
 		const first = Math.floor(random() * processes);
-		for (let c = 0; c < copies; c++) claims.push(clock.wait(random() * spread).then(() => views[(first + c) % processes].claim(`d${d}`).then((outcome) => [d, outcome])));
+		for (let c = 0; c < copies; c++)
+			claims.push(
+				clock
+					.wait(random() * spread)
+					.then(() =>
+						views[(first + c) % processes].claim(`d${d}`).then((outcome) => [d, outcome]),
+					),
+			);
 	}
 	const outcomes = Array.from({ length: deliveries }, () => []);
 	for (const [d, outcome] of await clock.run(Promise.all(claims))) outcomes[d].push(outcome);
@@ -152,8 +212,16 @@ async function busySchedule(seed, { processes, deliveries, spread, gapMax, locke
 describe('busy workers (read and write seconds apart): no delivery is lost, none runs twice', () => {
 	for (const seed of [58, 110]) {
 		test(`3 workers, gaps up to 2 s, writes 5-15 ms, 10 deliveries over 3 s, seed ${seed}: each delivery runs exactly once`, async () => {
-			const outcomes = await busySchedule(seed, { processes: 3, deliveries: 10, spread: 3000, gapMax: 2000, lockedMs: 5 });
-			const wrong = outcomes.map((o, d) => [d, o]).filter(([, o]) => o.filter((x) => x !== 'duplicate').length !== 1);
+			const outcomes = await busySchedule(seed, {
+				processes: 3,
+				deliveries: 10,
+				spread: 3000,
+				gapMax: 2000,
+				lockedMs: 5,
+			});
+			const wrong = outcomes
+				.map((o, d) => [d, o])
+				.filter(([, o]) => o.filter((x) => x !== 'duplicate').length !== 1);
 			expect(wrong.map(([d, o]) => `d${d}: ${o}`)).toEqual([]);
 		});
 	}

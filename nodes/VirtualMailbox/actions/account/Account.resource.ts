@@ -13,7 +13,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['account'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get the account holder\'s name, email, status and PMB box number', action: 'Get the account' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: "Get the account holder's name, email, status and PMB box number",
+				action: 'Get the account',
+			},
 			{
 				name: 'Get Mailing Address',
 				value: 'getMailingAddress',

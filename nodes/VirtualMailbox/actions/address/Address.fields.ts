@@ -19,11 +19,17 @@ export const addressIdField: INodeProperties = idLocator({
 	name: 'addressId',
 	searchListMethod: 'searchAddresses',
 	placeholder: '2d8de729-c368-47dd-a012-8acfdadd957e',
-	description: 'The shipping or deposit address: pick one from the list or give its UUID (from Get Many or Create)',
+	description:
+		'The shipping or deposit address: pick one from the list or give its UUID (from Get Many or Create)',
 });
 
 /** Every address field: node parameter, API field, label, and whether Create requires it. */
-export const ADDRESS_FIELDS: ReadonlyArray<{ param: string; field: string; label: string; required: boolean }> = [
+export const ADDRESS_FIELDS: ReadonlyArray<{
+	param: string;
+	field: string;
+	label: string;
+	required: boolean;
+}> = [
 	{ param: 'name', field: 'name', label: 'Name', required: true },
 	{ param: 'line1', field: 'line1', label: 'Address Line 1', required: true },
 	{ param: 'line2', field: 'line2', label: 'Address Line 2', required: false },

@@ -33,13 +33,21 @@ export const description: INodeProperties[] = forOperation('address', 'create', 
 		options: [
 			{ displayName: 'Address Line 2', name: 'line2', type: 'string', default: '' },
 			{ displayName: 'Address Line 3', name: 'line3', type: 'string', default: '' },
-			{ displayName: 'Tax ID', name: 'taxId', type: 'string', default: '', description: 'Needed by customs for some countries' },
+			{
+				displayName: 'Tax ID',
+				name: 'taxId',
+				type: 'string',
+				default: '',
+				description: 'Needed by customs for some countries',
+			},
 		],
 	},
 ]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const body: IDataObject = { type: checkOneOf.call(this, this.getNodeParameter('type', i), ADDRESS_TYPES, 'Type', i) };
+	const body: IDataObject = {
+		type: checkOneOf.call(this, this.getNodeParameter('type', i), ADDRESS_TYPES, 'Type', i),
+	};
 	const extra = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	for (const { param, field, label, required } of ADDRESS_FIELDS) {
 		if (required) body[field] = requireText.call(this, param, i, label);

@@ -6,10 +6,14 @@ import { apiRequest } from '../../../shared/transport';
 import { addressTypeField } from './Address.fields';
 import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = forOperation('address', 'getDefault', [addressTypeField],
-);
+export const description: INodeProperties[] = forOperation('address', 'getDefault', [
+	addressTypeField,
+]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const type = checkOneOf.call(this, this.getNodeParameter('type', i), ADDRESS_TYPES, 'Type', i);
-	return await apiRequest.call(this, 'GET', '/v1/addresses/default', { query: { type }, itemIndex: i });
+	return await apiRequest.call(this, 'GET', '/v1/addresses/default', {
+		query: { type },
+		itemIndex: i,
+	});
 }

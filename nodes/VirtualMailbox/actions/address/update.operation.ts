@@ -20,7 +20,12 @@ export const description: INodeProperties[] = forOperation('address', 'update', 
 		options: [
 			...[...ADDRESS_FIELDS]
 				.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
-				.map(({ param, label }) => ({ displayName: label, name: param, type: 'string' as const, default: '' })),
+				.map(({ param, label }) => ({
+					displayName: label,
+					name: param,
+					type: 'string' as const,
+					default: '',
+				})),
 			{ ...addressTypeField, required: false, description: 'Change the address to the other type' },
 		],
 	},
@@ -30,8 +35,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const id = getId.call(this, 'addressId', i, 'Address ID', 'text');
 	const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 	const body: IDataObject = {};
-	for (const { param, field } of ADDRESS_FIELDS) if (fields[param] !== undefined) body[field] = String(fields[param]);
-	if (fields.type !== undefined) body.type = checkOneOf.call(this, fields.type, ADDRESS_TYPES, 'Type', i);
+	for (const { param, field } of ADDRESS_FIELDS)
+		if (fields[param] !== undefined) body[field] = String(fields[param]);
+	if (fields.type !== undefined)
+		body.type = checkOneOf.call(this, fields.type, ADDRESS_TYPES, 'Type', i);
 	requireChanges.call(this, body, i, 'Add at least one field under Update Fields.');
-	return await apiRequest.call(this, 'PATCH', `/v1/addresses/${segment(id)}`, { body, itemIndex: i });
+	return await apiRequest.call(this, 'PATCH', `/v1/addresses/${segment(id)}`, {
+		body,
+		itemIndex: i,
+	});
 }

@@ -8,7 +8,8 @@ export const accountNumberField: INodeProperties = {
 	type: 'string',
 	typeOptions: { password: true },
 	default: '',
-	description: 'Full bank account number. Write-only: the API and this node only ever return its last 4 digits.',
+	description:
+		'Full bank account number. Write-only: the API and this node only ever return its last 4 digits.',
 };
 
 export const bankAccountLocator: INodeProperties = idLocator({
@@ -16,7 +17,8 @@ export const bankAccountLocator: INodeProperties = idLocator({
 	name: 'bankAccountId',
 	searchListMethod: 'searchBankAccounts',
 	placeholder: 'b3e1c7a2-…',
-	description: 'The bank account for check deposits: pick one from the list (bank name and last 4 digits) or give its ID',
+	description:
+		'The bank account for check deposits: pick one from the list (bank name and last 4 digits) or give its ID',
 });
 
 /** Bank account numbers are write-only: never let a full number reach an output. */

@@ -7,7 +7,14 @@ import { forOperation } from '../../../shared/display';
 
 export const description: INodeProperties[] = forOperation('bankAccount', 'create', [
 	{ displayName: 'Bank Name', name: 'bankName', type: 'string', required: true, default: '' },
-	{ displayName: 'Bank State', name: 'bankState', type: 'string', required: true, default: '', description: 'State where the bank is, for example NY' },
+	{
+		displayName: 'Bank State',
+		name: 'bankState',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'State where the bank is, for example NY',
+	},
 	{ ...accountNumberField, required: true },
 ]);
 
@@ -18,6 +25,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		bank_state: requireText.call(this, 'bankState', i, 'Bank State'),
 		account_number: accountNumber,
 	};
-	const created = await apiRequest.call(this, 'POST', '/v1/bank-accounts', { body, itemIndex: i, secrets: [accountNumber] });
+	const created = await apiRequest.call(this, 'POST', '/v1/bank-accounts', {
+		body,
+		itemIndex: i,
+		secrets: [accountNumber],
+	});
 	return withoutAccountNumber(created);
 }

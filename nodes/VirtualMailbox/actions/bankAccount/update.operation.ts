@@ -35,11 +35,21 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	for (const [param, field, label] of FIELDS) {
 		if (fields[param] === undefined) continue;
 		const value = String(fields[param]).trim();
-		if (value === '') throw new NodeOperationError(this.getNode(), `${label} cannot be empty`, { itemIndex: i });
+		if (value === '')
+			throw new NodeOperationError(this.getNode(), `${label} cannot be empty`, { itemIndex: i });
 		body[field] = value;
 	}
-	requireChanges.call(this, body, i, 'Add Bank Name, Bank State or Account Number under Update Fields.');
+	requireChanges.call(
+		this,
+		body,
+		i,
+		'Add Bank Name, Bank State or Account Number under Update Fields.',
+	);
 	const secrets = body.account_number ? [String(body.account_number)] : [];
-	const updated = await apiRequest.call(this, 'PATCH', `/v1/bank-accounts/${segment(id)}`, { body, itemIndex: i, secrets });
+	const updated = await apiRequest.call(this, 'PATCH', `/v1/bank-accounts/${segment(id)}`, {
+		body,
+		itemIndex: i,
+		secrets,
+	});
 	return withoutAccountNumber(updated);
 }

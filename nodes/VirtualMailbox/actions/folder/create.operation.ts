@@ -6,7 +6,14 @@ import { colorField } from './Folder.fields';
 import { forOperation } from '../../../shared/display';
 
 export const description: INodeProperties[] = forOperation('folder', 'create', [
-	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', description: 'Name of the new folder' },
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Name of the new folder',
+	},
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -5,8 +5,7 @@ import { returnAllAndLimit } from '../../../shared/descriptions';
 import { readReturnAll } from '../../../shared/validate';
 import { forOperation } from '../../../shared/display';
 
-export const description: INodeProperties[] = forOperation('folder', 'getAll', returnAllAndLimit(),
-);
+export const description: INodeProperties[] = forOperation('folder', 'getAll', returnAllAndLimit());
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const { returnAll, limit } = readReturnAll.call(this, i);

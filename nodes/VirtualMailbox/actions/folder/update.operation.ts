@@ -16,17 +16,32 @@ export const description: INodeProperties[] = forOperation('folder', 'update', [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [colorField, { displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New folder name' }],
+		options: [
+			colorField,
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'New folder name',
+			},
+		],
 	},
 ]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const id = await resolveFolderId.call(this, this.getNodeParameter('folderId', i) as FolderChoice, i, { use: 'rename' });
+	const id = await resolveFolderId.call(
+		this,
+		this.getNodeParameter('folderId', i) as FolderChoice,
+		i,
+		{ use: 'rename' },
+	);
 	const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.name !== undefined) {
 		const name = String(fields.name).trim();
-		if (name === '') throw new NodeOperationError(this.getNode(), 'Name cannot be empty', { itemIndex: i });
+		if (name === '')
+			throw new NodeOperationError(this.getNode(), 'Name cannot be empty', { itemIndex: i });
 		body.name = name;
 	}
 	if (fields.color !== undefined) body.color = checkColor.call(this, fields.color, i);

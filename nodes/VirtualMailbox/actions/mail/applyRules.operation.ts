@@ -31,13 +31,26 @@ const ruleValues: INodeProperties[] = [
 		name: 'field',
 		type: 'options',
 		default: 'anyText',
-		description: 'What of the mail item the rule looks at. Any Text finds the word wherever the mail item has it ("magazine" matches mail of type magazine, "IRS" a sender named IRS Ogden).',
+		description:
+			'What of the mail item the rule looks at. Any Text finds the word wherever the mail item has it ("magazine" matches mail of type magazine, "IRS" a sender named IRS Ogden).',
 		options: [
-			{ name: 'Any Text', value: 'anyText', description: 'Sender, recipient, mail type, scan label or scan summary' },
+			{
+				name: 'Any Text',
+				value: 'anyText',
+				description: 'Sender, recipient, mail type, scan label or scan summary',
+			},
 			{ name: 'Mail Type', value: 'mailType' },
 			{ name: 'Recipient', value: 'recipient' },
-			{ name: 'Scan Label (AI)', value: 'label', description: 'The AI label of the mail item’s scan, on plans with scan labeling' },
-			{ name: 'Scan Summary (AI)', value: 'summary', description: 'The AI summary of the mail item’s scan, on plans with scan labeling' },
+			{
+				name: 'Scan Label (AI)',
+				value: 'label',
+				description: 'The AI label of the mail item’s scan, on plans with scan labeling',
+			},
+			{
+				name: 'Scan Summary (AI)',
+				value: 'summary',
+				description: 'The AI summary of the mail item’s scan, on plans with scan labeling',
+			},
 			{ name: 'Sender', value: 'sender' },
 			{ name: 'Weight (Lb)', value: 'weight' },
 		],
@@ -49,11 +62,23 @@ const ruleValues: INodeProperties[] = [
 		default: 'containsWord',
 		displayOptions: { show: { field: TEXT_FIELDS } },
 		options: [
-			{ name: 'Contains', value: 'contains', description: 'Anywhere, even inside a word ("IRS" is in "First")' },
-			{ name: 'Contains the Word', value: 'containsWord', description: 'As a whole word or words ("IRS" is in "IRS Ogden", not in "First")' },
+			{
+				name: 'Contains',
+				value: 'contains',
+				description: 'Anywhere, even inside a word ("IRS" is in "First")',
+			},
+			{
+				name: 'Contains the Word',
+				value: 'containsWord',
+				description: 'As a whole word or words ("IRS" is in "IRS Ogden", not in "First")',
+			},
 			{ name: 'Is', value: 'is' },
 			{ name: 'Is One Of', value: 'isOneOf', description: 'Values separated by commas' },
-			{ name: 'Matches a Pattern', value: 'matchesPattern', description: 'A regular expression, such as ^(IRS|Internal Revenue)' },
+			{
+				name: 'Matches a Pattern',
+				value: 'matchesPattern',
+				description: 'A regular expression, such as ^(IRS|Internal Revenue)',
+			},
 			{ name: 'Starts With', value: 'startsWith' },
 		],
 	},
@@ -108,10 +133,23 @@ const ruleValues: INodeProperties[] = [
 	folderLocator({
 		name: 'folder',
 		default: { mode: 'name', value: '' },
-		description: 'File matching mail into this folder: pick it, give its ID, or give its name (a missing name is created)',
+		description:
+			'File matching mail into this folder: pick it, give its ID, or give its name (a missing name is created)',
 	}),
-	{ displayName: 'Mark Read', name: 'markRead', type: 'boolean', default: false, description: 'Whether to also mark matching mail read' },
-	{ displayName: 'Archive', name: 'archive', type: 'boolean', default: false, description: 'Whether to also archive matching mail (move it out of the inbox)' },
+	{
+		displayName: 'Mark Read',
+		name: 'markRead',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to also mark matching mail read',
+	},
+	{
+		displayName: 'Archive',
+		name: 'archive',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to also archive matching mail (move it out of the inbox)',
+	},
 	{
 		displayName: 'Rule Name',
 		name: 'name',
@@ -136,7 +174,16 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Rule',
 		// One rule to fill in from the start, as n8n's Switch node does.
-		default: { rule: [{ field: 'anyText', comparison: 'containsWord', value: '', folder: { __rl: true, mode: 'name', value: '' } }] },
+		default: {
+			rule: [
+				{
+					field: 'anyText',
+					comparison: 'containsWord',
+					value: '',
+					folder: { __rl: true, mode: 'name', value: '' },
+				},
+			],
+		},
 		description:
 			'Checked in order; the first rule that matches files the mail item. Requests for N items: 1 folder list per run (when a folder is given by name, or with Preview Only; +2 per folder created) and 1 update per filed item (+1 when archived). An item whose own fields do not decide is read once (+1 for a scan summary): a Get Many item has no weight; a new-mail delivery has no scan label or summary, where Any Text also looks when its sender, recipient and type do not match.',
 		options: [{ displayName: 'Rule', name: 'rule', values: ruleValues }],
@@ -163,7 +210,8 @@ const properties: INodeProperties[] = [
 		name: 'previewOnly',
 		type: 'boolean',
 		default: false,
-		description: "Whether to only output what each rule would do, without changing anything (nothing filed, marked, archived or created). Try rules on your mailbox with Get Many → File by Rules, then turn this off.",
+		description:
+			'Whether to only output what each rule would do, without changing anything (nothing filed, marked, archived or created). Try rules on your mailbox with Get Many → File by Rules, then turn this off.',
 	},
 	{
 		displayName: 'Options',
@@ -172,9 +220,25 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			createFolderIfMissingOption('Whether to create a folder given by name that does not exist yet (on by default). Off: such an item fails, listing the folders there are.'),
-			{ displayName: 'Fallback: Archive', name: 'noMatchArchive', type: 'boolean', default: false, description: 'Whether to also archive mail that no rule matches (with When No Rule Matches: File Into a Folder)' },
-			{ displayName: 'Fallback: Mark Read', name: 'noMatchMarkRead', type: 'boolean', default: false, description: 'Whether to also mark mail that no rule matches read (with When No Rule Matches: File Into a Folder)' },
+			createFolderIfMissingOption(
+				'Whether to create a folder given by name that does not exist yet (on by default). Off: such an item fails, listing the folders there are.',
+			),
+			{
+				displayName: 'Fallback: Archive',
+				name: 'noMatchArchive',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to also archive mail that no rule matches (with When No Rule Matches: File Into a Folder)',
+			},
+			{
+				displayName: 'Fallback: Mark Read',
+				name: 'noMatchMarkRead',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to also mark mail that no rule matches read (with When No Rule Matches: File Into a Folder)',
+			},
 		],
 	},
 ];
@@ -196,25 +260,56 @@ function readPlan(this: IExecuteFunctions, i: number): Plan {
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const fallback =
 			this.getNodeParameter('noMatch', i, 'leave') === 'file'
-				? { folder: checkFolder(this.getNodeParameter('noMatchFolder', i, undefined), 0, 'Fallback Folder'), markRead: options.noMatchMarkRead === true, archive: options.noMatchArchive === true }
+				? {
+						folder: checkFolder(
+							this.getNodeParameter('noMatchFolder', i, undefined),
+							0,
+							'Fallback Folder',
+						),
+						markRead: options.noMatchMarkRead === true,
+						archive: options.noMatchArchive === true,
+					}
 				: undefined;
 		const rules = parseRules(this.getNodeParameter('rules', i, {}));
-		plan = { rules, fallback, preview: this.getNodeParameter('previewOnly', i, false) === true, createIfMissing: options.createFolderIfMissing !== false };
+		plan = {
+			rules,
+			fallback,
+			preview: this.getNodeParameter('previewOnly', i, false) === true,
+			createIfMissing: options.createFolderIfMissing !== false,
+		};
 	} catch (error) {
-		if (!(error instanceof RuleError)) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+		if (!(error instanceof RuleError))
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 		problem = error;
 	}
-	if (problem) throw new NodeOperationError(this.getNode(), problem.position === 0 ? problem.message.replace(/^Rule 0: (.)/, (_, c: string) => c.toUpperCase()) : problem.message, { itemIndex: i });
-	if (!plan || plan.rules.length === 0) throw new NodeOperationError(this.getNode(), 'No rules: add at least one rule under Rules', { itemIndex: i });
+	if (problem)
+		throw new NodeOperationError(
+			this.getNode(),
+			problem.position === 0
+				? problem.message.replace(/^Rule 0: (.)/, (_, c: string) => c.toUpperCase())
+				: problem.message,
+			{ itemIndex: i },
+		);
+	if (!plan || plan.rules.length === 0)
+		throw new NodeOperationError(this.getNode(), 'No rules: add at least one rule under Rules', {
+			itemIndex: i,
+		});
 	return plan;
 }
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	// All items' rules are checked before the first item's request, so a bad rule changes nothing
 	// (with Continue On Fail, each item checks its own and fails alone).
-	if (i === 0 && !this.continueOnFail()) for (let k = 1; k < this.getInputData().length; k++) readPlan.call(this, k);
+	if (i === 0 && !this.continueOnFail())
+		for (let k = 1; k < this.getInputData().length; k++) readPlan.call(this, k);
 	const plan = readPlan.call(this, i);
-	const mailId = checkId.call(this, locatorValue(this.getNodeParameter('mailId', i, '')), 'Mail ID', 'numeric', i);
+	const mailId = checkId.call(
+		this,
+		locatorValue(this.getNodeParameter('mailId', i, '')),
+		'Mail ID',
+		'numeric',
+		i,
+	);
 	const json = this.getInputData()[i]?.json ?? {};
 	// The item's own fields describe this mail only when it is the item's mail.
 	let facts: Facts = mailIdOfItem(json) === mailId ? factsOfItem(json) : {};
@@ -234,12 +329,27 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	while (decision.kind === 'need') {
 		const wanted = decision.facts;
 		const summaryOnly = wanted.every((f) => f === 'summary');
-		if (facts.scan?.completed && !readSummary && (summaryOnly || (readDetail && wanted.includes('summary')))) {
+		if (
+			facts.scan?.completed &&
+			!readSummary &&
+			(summaryOnly || (readDetail && wanted.includes('summary')))
+		) {
 			// The summary is on the scan, never on the mail item.
 			readSummary = true;
-			const summary = await apiRequest.call(this, 'GET', `/v1/scans/${segment(facts.scan.id)}/summary`, { itemIndex: i });
-			const points = Array.isArray(summary.summary) ? summary.summary.map(String).filter((p) => p.trim() !== '') : [];
-			facts = mergeFacts(facts, { summary: points.length > 0 ? points.join('\n') : null, label: typeof summary.label === 'string' && summary.label.trim() !== '' ? summary.label : null });
+			const summary = await apiRequest.call(
+				this,
+				'GET',
+				`/v1/scans/${segment(facts.scan.id)}/summary`,
+				{ itemIndex: i },
+			);
+			const points = Array.isArray(summary.summary)
+				? summary.summary.map(String).filter((p) => p.trim() !== '')
+				: [];
+			facts = mergeFacts(facts, {
+				summary: points.length > 0 ? points.join('\n') : null,
+				label:
+					typeof summary.label === 'string' && summary.label.trim() !== '' ? summary.label : null,
+			});
 		} else if (!readDetail) {
 			readDetail = true;
 			mail = await apiRequest.call(this, 'GET', `/v1/mails/${segment(mailId)}`, { itemIndex: i });
@@ -259,10 +369,17 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		matched_rule: rule ? rule.position : null,
 		rule_name: rule ? rule.name || null : null,
 		matched_on: rule ? rule.says : null,
-		...(decision.skipped.length > 0 ? { skipped_rules: decision.skipped as unknown as IDataObject[] } : {}),
+		...(decision.skipped.length > 0
+			? { skipped_rules: decision.skipped as unknown as IDataObject[] }
+			: {}),
 	};
 	if (!action) {
-		return { ...output, decision: 'No rule matched: left unchanged', preview: plan.preview, mail: mail ?? { id: mailId } };
+		return {
+			...output,
+			decision: 'No rule matched: left unchanged',
+			preview: plan.preview,
+			mail: mail ?? { id: mailId },
+		};
 	}
 	const done = await act.call(this, mailId, action, plan, i, rule ? rule.position : 0);
 	return {
@@ -279,33 +396,63 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 }
 
 /** The action's writes (none in preview): one update (folder and read state), then the archive. */
-async function act(this: IExecuteFunctions, mailId: string, action: Action, plan: Plan, i: number, position: number) {
+async function act(
+	this: IExecuteFunctions,
+	mailId: string,
+	action: Action,
+	plan: Plan,
+	i: number,
+	position: number,
+) {
 	const { folder } = action;
 	const who = position === 0 ? 'Fallback Folder' : `Rule ${position}`;
 	let folderId: string | undefined = folder.mode === 'name' ? undefined : folder.value;
 	let folderName = folder.mode === 'name' ? folder.value : folder.cachedResultName;
 	let created = false;
 	if (folder.mode === 'name') {
-		const found = await folderByName.call(this, folder.value, i, { use: 'file', createIfMissing: plan.createIfMissing, createOption: true, preview: plan.preview });
+		const found = await folderByName.call(this, folder.value, i, {
+			use: 'file',
+			createIfMissing: plan.createIfMissing,
+			createOption: true,
+			preview: plan.preview,
+		});
 		folderId = found.id;
 		created = found.created === true;
 		folderName = found.name ?? folder.value;
 	} else if (plan.preview || folderViews.get(this)) {
 		// A folder by ID: the preview checks it against the run's one folder list; a real run names it when the list is already read.
-		const known = (await executionFolders.call(this, i)).find((f) => f.id !== undefined && String(f.id) === folderId);
+		const known = (await executionFolders.call(this, i)).find(
+			(f) => f.id !== undefined && String(f.id) === folderId,
+		);
 		if (known) folderName = String(known.name ?? folderName ?? '') || folderName;
 		else if (plan.preview) {
-			return { words: `Would fail: ${who}'s folder ID ${folderId} does not exist`, folderId, folderName: null, created, mail: undefined, fails: true };
+			return {
+				words: `Would fail: ${who}'s folder ID ${folderId} does not exist`,
+				folderId,
+				folderName: null,
+				created,
+				mail: undefined,
+				fails: true,
+			};
 		}
 	}
-	const also = [action.markRead ? 'marked read' : '', action.archive ? 'archived' : ''].filter(Boolean);
-	const creation = created ? (plan.preview ? ' (folder would be created)' : ' (folder created)') : '';
+	const also = [action.markRead ? 'marked read' : '', action.archive ? 'archived' : ''].filter(
+		Boolean,
+	);
+	const creation = created
+		? plan.preview
+			? ' (folder would be created)'
+			: ' (folder created)'
+		: '';
 	const words = `${plan.preview ? 'Would file' : 'Filed'} into "${folderName ?? folderId}"${creation}${also.length ? `, ${also.map((a) => (plan.preview ? `would be ${a}` : a)).join(', ')}` : ''}`;
 	if (plan.preview) return { words, folderId, folderName, created, mail: undefined, fails: false };
 	let mail: IDataObject | undefined;
 	let failure: Error | undefined;
 	try {
-		mail = await apiRequest.call(this, 'PATCH', `/v1/mails/${segment(mailId)}`, { body: { folder_id: folderId, ...(action.markRead ? { is_read: true } : {}) }, itemIndex: i });
+		mail = await apiRequest.call(this, 'PATCH', `/v1/mails/${segment(mailId)}`, {
+			body: { folder_id: folderId, ...(action.markRead ? { is_read: true } : {}) },
+			itemIndex: i,
+		});
 	} catch (error) {
 		failure = error as Error;
 	}
@@ -314,6 +461,9 @@ async function act(this: IExecuteFunctions, mailId: string, action: Action, plan
 		failure.message = `${who} (folder ${folder.mode === 'name' ? `"${folderName}"` : `ID ${folderId}`}): ${failure.message}`;
 		throw failure;
 	}
-	if (action.archive) mail = await apiRequest.call(this, 'POST', `/v1/mails/${segment(mailId)}/archive`, { itemIndex: i });
+	if (action.archive)
+		mail = await apiRequest.call(this, 'POST', `/v1/mails/${segment(mailId)}/archive`, {
+			itemIndex: i,
+		});
 	return { words, folderId, folderName, created, mail, fails: false };
 }

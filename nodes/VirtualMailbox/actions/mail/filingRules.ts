@@ -6,13 +6,47 @@ import { MAIL_TYPES } from '../../../shared/constants';
 // Pure: filing rules as the File by Rules operation's parameters hold them → checked rules, and
 // which rule a mail item's facts match. Tests call these directly.
 
-export type Field = 'sender' | 'recipient' | 'mailType' | 'label' | 'summary' | 'weight' | 'anyText';
-export type TextComparison = 'contains' | 'containsWord' | 'is' | 'startsWith' | 'isOneOf' | 'matchesPattern';
+export type Field =
+	| 'sender'
+	| 'recipient'
+	| 'mailType'
+	| 'label'
+	| 'summary'
+	| 'weight'
+	| 'anyText';
+export type TextComparison =
+	| 'contains'
+	| 'containsWord'
+	| 'is'
+	| 'startsWith'
+	| 'isOneOf'
+	| 'matchesPattern';
 export type NumberComparison = 'greaterThan' | 'lessThan' | 'atLeast' | 'atMost' | 'equals';
 
-export const FIELDS: readonly Field[] = ['sender', 'recipient', 'mailType', 'label', 'summary', 'weight', 'anyText'];
-const TEXT_COMPARISONS: readonly TextComparison[] = ['contains', 'containsWord', 'is', 'startsWith', 'isOneOf', 'matchesPattern'];
-const NUMBER_COMPARISONS: readonly NumberComparison[] = ['greaterThan', 'lessThan', 'atLeast', 'atMost', 'equals'];
+export const FIELDS: readonly Field[] = [
+	'sender',
+	'recipient',
+	'mailType',
+	'label',
+	'summary',
+	'weight',
+	'anyText',
+];
+const TEXT_COMPARISONS: readonly TextComparison[] = [
+	'contains',
+	'containsWord',
+	'is',
+	'startsWith',
+	'isOneOf',
+	'matchesPattern',
+];
+const NUMBER_COMPARISONS: readonly NumberComparison[] = [
+	'greaterThan',
+	'lessThan',
+	'atLeast',
+	'atMost',
+	'equals',
+];
 
 /** The facts a rule reads; `undefined`: the item does not say (fetch it), `null`: the mail item has none. */
 export interface Facts {
@@ -61,8 +95,21 @@ const FIELD_WORDS: Record<Field, string> = {
 	weight: 'weight',
 	anyText: 'any text',
 };
-const TEXT_WORDS: Record<TextComparison, string> = { contains: 'contains', containsWord: 'contains the word', is: 'is', startsWith: 'starts with', isOneOf: 'is one of', matchesPattern: 'matches' };
-const NUMBER_WORDS: Record<NumberComparison, string> = { greaterThan: '>', lessThan: '<', atLeast: '≥', atMost: '≤', equals: '=' };
+const TEXT_WORDS: Record<TextComparison, string> = {
+	contains: 'contains',
+	containsWord: 'contains the word',
+	is: 'is',
+	startsWith: 'starts with',
+	isOneOf: 'is one of',
+	matchesPattern: 'matches',
+};
+const NUMBER_WORDS: Record<NumberComparison, string> = {
+	greaterThan: '>',
+	lessThan: '<',
+	atLeast: '≥',
+	atMost: '≤',
+	equals: '=',
+};
 
 /** The text facts "Any Text" looks in. */
 const ANY_TEXT: readonly Field[] = ['sender', 'recipient', 'mailType', 'label', 'summary'];
@@ -74,46 +121,99 @@ export function factsNeeded(field: Field): Array<keyof Facts> {
 
 /** Pure: a folder parameter → an action's folder; throws a RuleError for an empty or malformed one. */
 export function checkFolder(raw: unknown, position: number, label = 'Folder'): Action['folder'] {
-	const locator: IDataObject = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as IDataObject) : { mode: 'id', value: raw as string };
+	const locator: IDataObject =
+		raw && typeof raw === 'object' && !Array.isArray(raw)
+			? (raw as IDataObject)
+			: { mode: 'id', value: raw as string };
 	const mode = String(locator.mode ?? 'id');
-	const value = locator.value === undefined || locator.value === null ? '' : String(locator.value).trim();
+	const value =
+		locator.value === undefined || locator.value === null ? '' : String(locator.value).trim();
 	if (mode === 'name') {
-		if (value === '') throw new RuleError(position, `the ${label.toLowerCase()} name is empty (after expressions)`);
+		if (value === '')
+			throw new RuleError(position, `the ${label.toLowerCase()} name is empty (after expressions)`);
 	} else if (value === '') {
 		throw new RuleError(position, `${label} is empty: pick a folder, or give its ID or name`);
 	} else if (!/^\d+$/.test(value)) {
 		throw new RuleError(position, `${label} ID must be a number such as 12, got "${value}"`);
 	}
-	return { mode, value, ...(typeof locator.cachedResultName === 'string' ? { cachedResultName: locator.cachedResultName } : {}) };
+	return {
+		mode,
+		value,
+		...(typeof locator.cachedResultName === 'string'
+			? { cachedResultName: locator.cachedResultName }
+			: {}),
+	};
 }
 
 /** Pure: the Rules parameter (`{ rule: [...] }`) → checked rules, in order; a bad rule throws, naming its position. */
 export function parseRules(raw: unknown): Rule[] {
-	const list = raw && typeof raw === 'object' ? ((raw as IDataObject).rule as IDataObject[] | undefined) : undefined;
+	const list =
+		raw && typeof raw === 'object'
+			? ((raw as IDataObject).rule as IDataObject[] | undefined)
+			: undefined;
 	return (Array.isArray(list) ? list : []).map((entry, index) => parseRule(entry ?? {}, index + 1));
 }
 
 function parseRule(entry: IDataObject, position: number): Rule {
 	const field = (entry.field ?? 'anyText') as Field;
-	if (!FIELDS.includes(field)) throw new RuleError(position, `Field must be one of ${FIELDS.join(', ')}; got "${String(field)}"`);
-	const action: Action = { folder: checkFolder(entry.folder, position), markRead: entry.markRead === true, archive: entry.archive === true };
+	if (!FIELDS.includes(field))
+		throw new RuleError(
+			position,
+			`Field must be one of ${FIELDS.join(', ')}; got "${String(field)}"`,
+		);
+	const action: Action = {
+		folder: checkFolder(entry.folder, position),
+		markRead: entry.markRead === true,
+		archive: entry.archive === true,
+	};
 	const name = String(entry.name ?? '').trim();
 	const base = { position, name, field, action };
 	if (field === 'mailType') {
-		const types = (Array.isArray(entry.mailTypes) ? entry.mailTypes : typeof entry.mailTypes === 'string' ? entry.mailTypes.split(',') : [])
+		const types = (
+			Array.isArray(entry.mailTypes)
+				? entry.mailTypes
+				: typeof entry.mailTypes === 'string'
+					? entry.mailTypes.split(',')
+					: []
+		)
 			.map((t) => normalizeMailType(String(t)))
 			.filter((t): t is string => Boolean(t));
-		if (types.length === 0) throw new RuleError(position, `Mail Types is empty: choose at least one (${MAIL_TYPES.join(', ')})`);
+		if (types.length === 0)
+			throw new RuleError(
+				position,
+				`Mail Types is empty: choose at least one (${MAIL_TYPES.join(', ')})`,
+			);
 		const unknown = types.filter((t) => !(MAIL_TYPES as readonly string[]).includes(t));
-		if (unknown.length > 0) throw new RuleError(position, `"${unknown.join('", "')}" is not a mail type; the API's are ${MAIL_TYPES.join(', ')}`);
-		return { ...base, test: (value) => types.includes(String(value)), says: `mail type is one of ${types.join(', ')}` };
+		if (unknown.length > 0)
+			throw new RuleError(
+				position,
+				`"${unknown.join('", "')}" is not a mail type; the API's are ${MAIL_TYPES.join(', ')}`,
+			);
+		return {
+			...base,
+			test: (value) => types.includes(String(value)),
+			says: `mail type is one of ${types.join(', ')}`,
+		};
 	}
 	if (field === 'weight') {
 		const comparison = (entry.weightComparison ?? 'greaterThan') as NumberComparison;
-		if (!NUMBER_COMPARISONS.includes(comparison)) throw new RuleError(position, `Comparison must be one of ${NUMBER_COMPARISONS.join(', ')}; got "${String(comparison)}"`);
+		if (!NUMBER_COMPARISONS.includes(comparison))
+			throw new RuleError(
+				position,
+				`Comparison must be one of ${NUMBER_COMPARISONS.join(', ')}; got "${String(comparison)}"`,
+			);
 		const raw = entry.weight;
-		const limit = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-		if (!Number.isFinite(limit)) throw new RuleError(position, `Weight must be a number of pounds, got "${String(raw ?? '')}"`);
+		const limit =
+			typeof raw === 'number'
+				? raw
+				: typeof raw === 'string' && raw.trim() !== ''
+					? Number(raw)
+					: NaN;
+		if (!Number.isFinite(limit))
+			throw new RuleError(
+				position,
+				`Weight must be a number of pounds, got "${String(raw ?? '')}"`,
+			);
 		const compare: Record<NumberComparison, (w: number) => boolean> = {
 			greaterThan: (w) => w > limit,
 			lessThan: (w) => w < limit,
@@ -121,27 +221,42 @@ function parseRule(entry: IDataObject, position: number): Rule {
 			atMost: (w) => w <= limit,
 			equals: (w) => w === limit,
 		};
-		return { ...base, test: (value) => compare[comparison](Number(value)), says: `weight ${NUMBER_WORDS[comparison]} ${limit} lb` };
+		return {
+			...base,
+			test: (value) => compare[comparison](Number(value)),
+			says: `weight ${NUMBER_WORDS[comparison]} ${limit} lb`,
+		};
 	}
 	const comparison = (entry.comparison ?? 'containsWord') as TextComparison;
-	if (!TEXT_COMPARISONS.includes(comparison)) throw new RuleError(position, `Comparison must be one of ${TEXT_COMPARISONS.join(', ')}; got "${String(comparison)}"`);
+	if (!TEXT_COMPARISONS.includes(comparison))
+		throw new RuleError(
+			position,
+			`Comparison must be one of ${TEXT_COMPARISONS.join(', ')}; got "${String(comparison)}"`,
+		);
 	const caseSensitive = entry.caseSensitive === true;
 	const value = entry.value === undefined || entry.value === null ? '' : String(entry.value);
 	const fold = (text: string) => (caseSensitive ? text : text.toLowerCase());
-	if (value.trim() === '') throw new RuleError(position, 'Value is empty (after expressions): give the text to look for');
+	if (value.trim() === '')
+		throw new RuleError(position, 'Value is empty (after expressions): give the text to look for');
 	let test: (text: string) => boolean;
 	let shown = `"${value}"`;
 	if (comparison === 'matchesPattern') {
 		// As JavaScript and n8n's own regex comparisons take it: a plain pattern, or /pattern/flags.
 		const literal = parsePattern(value.trim());
-		const flags = [...new Set(`${literal.flags.replace(/[gy]/g, '')}${caseSensitive ? '' : 'i'}`)].join('');
+		const flags = [
+			...new Set(`${literal.flags.replace(/[gy]/g, '')}${caseSensitive ? '' : 'i'}`),
+		].join('');
 		let problem: Error | undefined;
 		try {
 			new RegExp(literal.source, flags);
 		} catch (error) {
 			problem = error as Error;
 		}
-		if (problem) throw new RuleError(position, `the pattern /${literal.source}/ does not compile: ${problem.message}`);
+		if (problem)
+			throw new RuleError(
+				position,
+				`the pattern /${literal.source}/ does not compile: ${problem.message}`,
+			);
 		test = (text) => {
 			let outcome: boolean | Error;
 			try {
@@ -151,7 +266,10 @@ function parseRule(entry: IDataObject, position: number): Rule {
 			}
 			if (outcome instanceof Error) {
 				const stopped = /timed out/i.test(outcome.message);
-				throw new RuleError(position, `the pattern /${literal.source}/ ${stopped ? 'took too long on this mail item and was stopped (it backtracks without end: simplify a repeat inside a repeat, such as (a+)+)' : `failed: ${outcome.message}`}`);
+				throw new RuleError(
+					position,
+					`the pattern /${literal.source}/ ${stopped ? 'took too long on this mail item and was stopped (it backtracks without end: simplify a repeat inside a repeat, such as (a+)+)' : `failed: ${outcome.message}`}`,
+				);
 			}
 			return outcome;
 		};
@@ -159,14 +277,18 @@ function parseRule(entry: IDataObject, position: number): Rule {
 	} else if (comparison === 'containsWord') {
 		// Whole words: "IRS" is in "IRS Ogden", not in "First National Bank".
 		const escaped = value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-		const word = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?:$|[^\\p{L}\\p{N}])`, caseSensitive ? 'u' : 'iu');
+		const word = new RegExp(
+			`(?:^|[^\\p{L}\\p{N}])${escaped}(?:$|[^\\p{L}\\p{N}])`,
+			caseSensitive ? 'u' : 'iu',
+		);
 		test = (text) => word.test(text);
 	} else if (comparison === 'isOneOf') {
 		const options = value
 			.split(/[,\n]/)
 			.map((v) => fold(v.trim()))
 			.filter((v) => v !== '');
-		if (options.length === 0) throw new RuleError(position, 'Value lists nothing: give the values separated by commas');
+		if (options.length === 0)
+			throw new RuleError(position, 'Value lists nothing: give the values separated by commas');
 		test = (text) => options.includes(fold(text.trim()));
 		shown = options.map((o) => `"${o}"`).join(', ');
 	} else {
@@ -187,7 +309,11 @@ function parseRule(entry: IDataObject, position: number): Rule {
 
 type SafeRegex = { test(pattern: string, input: string, flags?: string): boolean };
 const n8nRegex = (workflow as unknown as { safeRegex?: SafeRegex }).safeRegex;
-const n8nLiteral = (workflow as unknown as { parseRegexLiteral?: (value: string) => { source: string; flags: string } }).parseRegexLiteral;
+const n8nLiteral = (
+	workflow as unknown as {
+		parseRegexLiteral?: (value: string) => { source: string; flags: string };
+	}
+).parseRegexLiteral;
 
 /** `/pattern/flags` → its source and flags (as n8n reads it); anything else is the pattern itself. */
 function parsePattern(value: string): { source: string; flags: string } {
@@ -207,11 +333,23 @@ function regexTest(source: string, text: string, flags: string): boolean {
 /** REST's mail type for any spelling the nodes' outputs carry (`LARGELETTER`, `Large letter`, `large_letter`). */
 export function normalizeMailType(value: unknown): string | null {
 	if (typeof value !== 'string' || value.trim() === '') return null;
-	const key = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+	const key = value
+		.trim()
+		.toLowerCase()
+		.replace(/[\s-]+/g, '_');
 	return key === 'largeletter' ? 'large_letter' : key;
 }
 
-const text = (value: unknown): string | null | undefined => (value === undefined ? undefined : typeof value === 'string' ? (value.trim() === '' ? null : value) : value === null ? null : String(value));
+const text = (value: unknown): string | null | undefined =>
+	value === undefined
+		? undefined
+		: typeof value === 'string'
+			? value.trim() === ''
+				? null
+				: value
+			: value === null
+				? null
+				: String(value);
 const summaryText = (value: unknown): string | null | undefined => {
 	if (value === undefined) return undefined;
 	if (Array.isArray(value)) return value.length > 0 ? value.map(String).join('\n') : null;
@@ -219,10 +357,16 @@ const summaryText = (value: unknown): string | null | undefined => {
 };
 const weightOf = (value: unknown): number | null | undefined => {
 	if (value === undefined) return undefined;
-	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && value.trim() !== ''
+				? Number(value)
+				: NaN;
 	return Number.isFinite(number) ? number : null;
 };
-const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Pure: the facts an input item states. The items of the webhook trigger (version 2: REST names;
@@ -243,10 +387,21 @@ export function factsOfItem(json: IDataObject): Facts {
 	// A scan itself (a scan trigger's item or a scan object): its label and summary are its own.
 	const isScan = json.mail_id !== undefined || json.uuid !== undefined;
 	if (isScan) {
-		facts.label = text(json.label ?? json.ai_label ?? scanSummary?.label ?? (json.label === null || json.ai_label === null ? null : undefined));
-		facts.summary = summaryText(json.summary ?? json.ai_summary ?? scanSummary?.summary ?? (json.summary === null || json.ai_summary === null ? null : undefined));
+		facts.label = text(
+			json.label ??
+				json.ai_label ??
+				scanSummary?.label ??
+				(json.label === null || json.ai_label === null ? null : undefined),
+		);
+		facts.summary = summaryText(
+			json.summary ??
+				json.ai_summary ??
+				scanSummary?.summary ??
+				(json.summary === null || json.ai_summary === null ? null : undefined),
+		);
 		const id = json.uuid ?? json.id;
-		const completed = String(json.status ?? json.current_status ?? '').toUpperCase() === 'COMPLETED';
+		const completed =
+			String(json.status ?? json.current_status ?? '').toUpperCase() === 'COMPLETED';
 		if (id !== undefined) facts.scan = { id: String(id), completed };
 		// A scan that is not completed has no label or summary yet.
 		if (!completed) {
@@ -266,7 +421,10 @@ export function scanFacts(scan: unknown): Facts {
 	const id = scan.uuid ?? scan.id;
 	return {
 		label: text(scan.label ?? null),
-		scan: id === undefined ? null : { id: String(id), completed: String(scan.status ?? '').toUpperCase() === 'COMPLETED' },
+		scan:
+			id === undefined
+				? null
+				: { id: String(id), completed: String(scan.status ?? '').toUpperCase() === 'COMPLETED' },
 		// The summary is not on the mail item: a completed scan's is read from the scan (or is absent).
 		...(String(scan.status ?? '').toUpperCase() === 'COMPLETED' ? {} : { summary: null }),
 	};
@@ -287,7 +445,8 @@ export function factsOfDetail(detail: IDataObject): Facts {
 export function mergeFacts(facts: Facts, more: Facts): Facts {
 	const out: Facts = { ...facts };
 	for (const [key, value] of Object.entries(more) as Array<[keyof Facts, Facts[keyof Facts]]>) {
-		if (out[key] === undefined && value !== undefined) (out as Record<string, unknown>)[key] = value;
+		if (out[key] === undefined && value !== undefined)
+			(out as Record<string, unknown>)[key] = value;
 	}
 	return out;
 }
@@ -322,13 +481,22 @@ export function decide(rules: Rule[], facts: Facts): Decision {
 	const skipped: Skip[] = [];
 	for (const rule of rules) {
 		const needed = factsNeeded(rule.field);
-		const values = needed.map((f) => facts[f]).filter((v): v is string | number => v !== null && v !== undefined);
+		const values = needed
+			.map((f) => facts[f])
+			.filter((v): v is string | number => v !== null && v !== undefined);
 		// What the item says decides first: a match on a known fact needs nothing more.
 		if (values.some((v) => rule.test(v))) return { kind: 'matched', rule, skipped };
 		const unknown = needed.filter((f) => facts[f] === undefined);
 		if (unknown.length > 0) return { kind: 'need', rule, facts: unknown };
 		if (values.length === 0) {
-			skipped.push({ rule: rule.position, name: rule.name, reason: rule.field === 'anyText' ? 'the mail item has no text to look in' : (NONE_REASON[rule.field as keyof Facts] as string) });
+			skipped.push({
+				rule: rule.position,
+				name: rule.name,
+				reason:
+					rule.field === 'anyText'
+						? 'the mail item has no text to look in'
+						: (NONE_REASON[rule.field as keyof Facts] as string),
+			});
 		}
 	}
 	return { kind: 'none', skipped };
@@ -336,7 +504,10 @@ export function decide(rules: Rule[], facts: Facts): Decision {
 
 /** Pure: the mail item an input item is about: `mail_id` of a scan, else `id` (a mail item's, or v1 scan delivery's mail id). */
 export function mailIdOfItem(json: IDataObject): string | undefined {
-	const pick = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim() || undefined : undefined);
+	const pick = (value: unknown) =>
+		typeof value === 'string' || typeof value === 'number'
+			? String(value).trim() || undefined
+			: undefined;
 	if (json.mail_id !== undefined) return pick(json.mail_id);
 	if (isObject(json.mail_item) && json.mail_item.id !== undefined) return pick(json.mail_item.id);
 	return pick(json.id) ?? (isObject(json.data) ? pick(json.data.id) : undefined);

@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { filtersCollection, returnAllAndLimit, returnAllOptions } from '../../../shared/descriptions';
+import {
+	filtersCollection,
+	returnAllAndLimit,
+	returnAllOptions,
+} from '../../../shared/descriptions';
 import { forOperation } from '../../../shared/display';
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { MAIL_FILTERS, MAIL_SPLITS, mailOrder, mailQuery } from '../../../shared/mail';
@@ -34,14 +38,25 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const { returnAll, limit } = readReturnAll.call(this, i);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const folder = filters.folderId as FolderChoice | string | undefined;
-	const folderId = locatorValue(folder) ? await resolveFolderId.call(this, folder, i, { use: 'filter' }) : undefined;
+	const folderId = locatorValue(folder)
+		? await resolveFolderId.call(this, folder, i, { use: 'filter' })
+		: undefined;
 	const sort = (filters.sort as string | undefined) || 'newest';
 	// Always sent: the spec names no default order, and the reverse read must mirror the front one.
 	const query = { ...mailQuery(filters, folderId), sort };
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const maxParallel = options.maxParallelRequests ?? DEFAULT_PARALLEL;
-	if (typeof maxParallel !== 'number' || !Number.isInteger(maxParallel) || maxParallel < 1 || maxParallel > MAX_PARALLEL) {
-		throw new NodeOperationError(this.getNode(), `Max Parallel Requests must be a whole number from 1 to ${MAX_PARALLEL}, got ${String(maxParallel)}`, { itemIndex: i });
+	if (
+		typeof maxParallel !== 'number' ||
+		!Number.isInteger(maxParallel) ||
+		maxParallel < 1 ||
+		maxParallel > MAX_PARALLEL
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Max Parallel Requests must be a whole number from 1 to ${MAX_PARALLEL}, got ${String(maxParallel)}`,
+			{ itemIndex: i },
+		);
 	}
 
 	return await listPaginated.call(this, '/v1/mails', query, {

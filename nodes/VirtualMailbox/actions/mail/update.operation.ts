@@ -17,8 +17,20 @@ export const description: INodeProperties[] = forOperation('mail', 'update', [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ ...folderLocator({ required: false, description: 'File the mail item into this folder (pick it, give its ID, or give its name)' }) },
-			{ displayName: 'Is Read', name: 'isRead', type: 'boolean', default: true, description: 'Whether to mark the mail item read (or unread)' },
+			{
+				...folderLocator({
+					required: false,
+					description:
+						'File the mail item into this folder (pick it, give its ID, or give its name)',
+				}),
+			},
+			{
+				displayName: 'Is Read',
+				name: 'isRead',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to mark the mail item read (or unread)',
+			},
 			{
 				displayName: 'Take Out of Folder',
 				name: 'removeFromFolder',
@@ -48,7 +60,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.folderId !== undefined && fields.removeFromFolder === true) {
-		throw new NodeOperationError(this.getNode(), 'Choose either Folder or Take Out of Folder, not both', { itemIndex: i });
+		throw new NodeOperationError(
+			this.getNode(),
+			'Choose either Folder or Take Out of Folder, not both',
+			{ itemIndex: i },
+		);
 	}
 	if (fields.folderId !== undefined) {
 		body.folder_id = await resolveFolderId.call(this, fields.folderId as FolderChoice, i, {
@@ -59,6 +75,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	}
 	if (fields.removeFromFolder === true) body.folder_id = null;
 	if (fields.isRead !== undefined) body.is_read = fields.isRead === true;
-	requireChanges.call(this, body, i, 'Add Folder, Take Out of Folder or Is Read under Update Fields.');
+	requireChanges.call(
+		this,
+		body,
+		i,
+		'Add Folder, Take Out of Folder or Is Read under Update Fields.',
+	);
 	return await apiRequest.call(this, 'PATCH', `/v1/mails/${segment(id)}`, { body, itemIndex: i });
 }

@@ -45,12 +45,19 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	if (fields.summary !== undefined) {
 		const summary = fields.summary;
 		if (!Array.isArray(summary) || summary.some((entry) => typeof entry !== 'string')) {
-			throw new NodeOperationError(this.getNode(), 'Summary must be a list of strings (one bullet point each)', {
-				itemIndex: i,
-				description: `Got ${JSON.stringify(summary)}.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				'Summary must be a list of strings (one bullet point each)',
+				{
+					itemIndex: i,
+					description: `Got ${JSON.stringify(summary)}.`,
+				},
+			);
 		}
 		body.summary = summary;
 	}
-	return await apiRequest.call(this, 'POST', `/v1/sandbox/scans/${segment(id)}/complete`, { body, itemIndex: i });
+	return await apiRequest.call(this, 'POST', `/v1/sandbox/scans/${segment(id)}/complete`, {
+		body,
+		itemIndex: i,
+	});
 }

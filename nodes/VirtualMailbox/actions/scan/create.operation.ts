@@ -19,10 +19,19 @@ export const description: INodeProperties[] = forOperation('scan', 'create', [
 		name: 'type',
 		type: 'options',
 		default: 'scan',
-		description: 'Letters and large letters take a scan; magazines, catalogs, softpaks and packages take an open-and-scan request',
+		description:
+			'Letters and large letters take a scan; magazines, catalogs, softpaks and packages take an open-and-scan request',
 		options: [
-			{ name: 'Scan', value: 'scan', description: 'Scan the envelope\'s contents without keeping the item opened' },
-			{ name: 'Open and Scan', value: 'open', description: 'Open (unbox) the item and scan what is inside' },
+			{
+				name: 'Scan',
+				value: 'scan',
+				description: "Scan the envelope's contents without keeping the item opened",
+			},
+			{
+				name: 'Open and Scan',
+				value: 'open',
+				description: 'Open (unbox) the item and scan what is inside',
+			},
 		],
 	},
 	{
@@ -32,15 +41,34 @@ export const description: INodeProperties[] = forOperation('scan', 'create', [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Expedited', name: 'isExpedited', type: 'boolean', default: false, description: 'Whether to ask for the faster (30 minutes to 2 hours, business days), dearer service' },
-			{ displayName: 'Instruction', name: 'instruction', type: 'string', default: '', description: 'Note for the mailroom, such as which pages to scan' },
+			{
+				displayName: 'Expedited',
+				name: 'isExpedited',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to ask for the faster (30 minutes to 2 hours, business days), dearer service',
+			},
+			{
+				displayName: 'Instruction',
+				name: 'instruction',
+				type: 'string',
+				default: '',
+				description: 'Note for the mailroom, such as which pages to scan',
+			},
 		],
 	},
 ]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const mailId = getId.call(this, 'mailId', i, 'Mail ID', 'numeric');
-	const type = checkOneOf.call(this, this.getNodeParameter('type', i), ['scan', 'open'] as const, 'Type', i);
+	const type = checkOneOf.call(
+		this,
+		this.getNodeParameter('type', i),
+		['scan', 'open'] as const,
+		'Type',
+		i,
+	);
 	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const body: IDataObject = { mail_id: mailId, type };
 	if (fields.instruction) body.instruction = String(fields.instruction);

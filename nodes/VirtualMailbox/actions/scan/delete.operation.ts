@@ -5,7 +5,8 @@ export const { description, execute } = byIdOperation({
 	resource: 'scan',
 	operation: 'delete',
 	field: scanIdField,
-	notice: 'Destructive: the stored scan file is deleted for good and cannot be recovered. Download it first (Scan → Download) if you may need it.',
+	notice:
+		'Destructive: the stored scan file is deleted for good and cannot be recovered. Download it first (Scan → Download) if you may need it.',
 	label: 'Scan ID',
 	kind: 'text',
 	method: 'DELETE',

@@ -13,8 +13,19 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['shipment'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get a shipment, return to sender, check deposit or pickup with its status, tracking number and packed mail items', action: 'Get a shipment' },
-			{ name: 'Get Many', value: 'getAll', description: 'List shipments, optionally by type and status', action: 'Get many shipments' },
+			{
+				name: 'Get',
+				value: 'get',
+				description:
+					'Get a shipment, return to sender, check deposit or pickup with its status, tracking number and packed mail items',
+				action: 'Get a shipment',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List shipments, optionally by type and status',
+				action: 'Get many shipments',
+			},
 		],
 		default: 'get',
 	},

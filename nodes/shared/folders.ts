@@ -97,18 +97,23 @@ export async function folderByName(
 		use === 'rename' || use === 'delete'
 			? await listAllFolders.call(this, itemIndex)
 			: await executionFolders.call(this, itemIndex);
-	const match = find(folders);
+	// A folder an earlier preview item of this run would create (no ID) exists for the later
+	// preview items only: a real item creates it (Preview Only may differ per item).
+	const placeholder = (f: IDataObject) => f.id === undefined;
+	const match = find(preview ? folders : folders.filter((f) => !placeholder(f)));
 	if (match)
 		return {
 			id: match.id === undefined ? undefined : String(match.id),
 			name: String(match.name ?? name),
 		};
-	if (use !== 'file' || !createIfMissing) throw notFound(folders);
+	if (use !== 'file' || !createIfMissing) throw notFound(folders.filter((f) => !placeholder(f)));
 	if (preview) {
 		// The run would create it once: the later items of this preview find it (with no ID yet).
 		folders.push({ id: undefined, name });
 		return { id: undefined, created: true, name };
 	}
+	for (const twin of foldersNamed(folders.filter(placeholder), name))
+		folders.splice(folders.indexOf(twin), 1);
 	const folder = await apiRequest.call(this, 'POST', '/v1/folders', { body: { name }, itemIndex });
 	const ours = String(folder.id);
 	// Recorded at once: should the look for a twin fail, the later items file into it, not create another.

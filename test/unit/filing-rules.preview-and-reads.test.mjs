@@ -47,7 +47,7 @@ describe('Preview Only decides what the real run then does', () => {
 			['Filed into "Tax Letters 2026" (folder created)', true],
 			['Filed into "Tax Letters 2026"', false],
 		]);
-		expect(preview.items.map((i) => [asReal(i.json.decision), i.json.folder_created])).toEqual(
+		expect(preview.items.map((i) => [asReal(i.json.decision), i.json.would_create_folder])).toEqual(
 			real.items.map((i) => [i.json.decision, i.json.folder_created]),
 		);
 	});

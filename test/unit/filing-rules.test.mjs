@@ -271,8 +271,11 @@ describe('File by Rules files mail from the triggers and Get Many', () => {
 			[magazine.id, 2],
 			[magazine.id, 2],
 		]);
-		// Each item says sender and mail type: no mail item is read.
-		expect(calls().filter((c) => c.startsWith('GET /v1/mails'))).toEqual([]);
+		// Each item says sender and mail type; only the scan does not say where its mail item is
+		// (folder, read state), which is read once before filing.
+		expect(calls().filter((c) => c.startsWith('GET /v1/mails'))).toEqual([
+			`GET /v1/mails/${magazine.id}`,
+		]);
 	});
 
 	test('Get Many items filed with mark read and archive: one update and one archive per item', async () => {
@@ -469,7 +472,9 @@ describe('Preview Only', () => {
 			preview: true,
 			matched_rule: 2,
 			folder_id: null,
-			folder_created: true,
+			folder_created: false,
+			would_create_folder: true,
+			would_file: true,
 			decision: 'Would file into "Magazines" (folder would be created)',
 		});
 		expect(byId[other.id]).toMatchObject({

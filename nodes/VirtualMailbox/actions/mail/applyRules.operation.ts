@@ -17,10 +17,14 @@ import {
 	factsOfDetail,
 	factsOfItem,
 	mailIdOfItem,
+	mailItemOf,
 	mergeFacts,
 	parseRules,
 	type Rule,
+	type MailState,
 	RuleError,
+	stateOfItem,
+	stateOfMail,
 } from './filingRules';
 
 const TEXT_FIELDS = ['sender', 'recipient', 'label', 'summary', 'anyText'];
@@ -185,7 +189,7 @@ const properties: INodeProperties[] = [
 			],
 		},
 		description:
-			'Checked in order; the first rule that matches files the mail item. Requests for N items: 1 folder list per run (when a folder is given by name, or with Preview Only; +2 per folder created) and 1 update per filed item (+1 when archived). An item whose own fields do not decide is read once (+1 for a scan summary): a Get Many item has no weight; a new-mail delivery has no scan label or summary, where Any Text also looks when its sender, recipient and type do not match.',
+			'Checked in order; the first rule that matches files the mail item. Requests for N items: 1 folder list per run (when a folder is given by name, or with Preview Only; +2 per folder created) and 1 update per filed item (+1 when archived); what is already so (in the folder, read, archived) is skipped, so running again changes nothing. An item whose own fields do not decide, or that does not say where its mail item is (a scan), is read once (+1 for a scan summary): a Get Many item has no weight; a new-mail delivery has no scan label or summary, where Any Text also looks when its sender, recipient and type do not match.',
 		options: [{ displayName: 'Rule', name: 'rule', values: ruleValues }],
 	},
 	{
@@ -211,7 +215,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to only output what each rule would do, without changing anything (nothing filed, marked, archived or created). Try rules on your mailbox with Get Many → File by Rules, then turn this off.',
+			'Whether to only output what each rule would do, without changing anything (nothing filed, marked, archived or created). Try rules on your mailbox with Get Many → File by Rules, then turn this off. An expression may set it per item.',
 	},
 	{
 		displayName: 'Options',
@@ -312,9 +316,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	);
 	const json = this.getInputData()[i]?.json ?? {};
 	// The item's own fields describe this mail only when it is the item's mail.
-	let facts: Facts = mailIdOfItem(json) === mailId ? factsOfItem(json) : {};
-	let mail: IDataObject | undefined = mailIdOfItem(json) === mailId ? json : undefined;
-	let readDetail = false;
+	const own = mailIdOfItem(json) === mailId;
+	let facts: Facts = own ? factsOfItem(json) : {};
+	const known: Known = {
+		mail: own ? mailItemOf(json) : undefined,
+		state: own ? stateOfItem(json) : {},
+		read: false,
+	};
 	let readSummary = false;
 
 	const decideNow = () => {
@@ -332,29 +340,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		if (
 			facts.scan?.completed &&
 			!readSummary &&
-			(summaryOnly || (readDetail && wanted.includes('summary')))
+			(summaryOnly || (known.read && wanted.includes('summary')))
 		) {
-			// The summary is on the scan, never on the mail item.
 			readSummary = true;
-			const summary = await apiRequest.call(
-				this,
-				'GET',
-				`/v1/scans/${segment(facts.scan.id)}/summary`,
-				{ itemIndex: i },
-			);
-			const points = Array.isArray(summary.summary)
-				? summary.summary.map(String).filter((p) => p.trim() !== '')
-				: [];
-			facts = mergeFacts(facts, {
-				summary: points.length > 0 ? points.join('\n') : null,
-				label:
-					typeof summary.label === 'string' && summary.label.trim() !== '' ? summary.label : null,
-			});
-		} else if (!readDetail) {
-			readDetail = true;
-			mail = await apiRequest.call(this, 'GET', `/v1/mails/${segment(mailId)}`, { itemIndex: i });
+			facts = await withSummary.call(this, facts, facts.scan.id, i);
+		} else if (!known.read) {
+			const detail = await readMail.call(this, mailId, known, i);
 			// The item may be older than the answer: the answer wins for what it says.
-			facts = mergeFacts(factsOfDetail(mail), facts);
+			facts = mergeFacts(factsOfDetail(detail), facts);
 		} else {
 			// Nothing more to read: what is still unknown, the mail item does not have.
 			facts = mergeFacts(facts, Object.fromEntries(wanted.map((f) => [f, null])) as Facts);
@@ -378,24 +371,122 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 			...output,
 			decision: 'No rule matched: left unchanged',
 			preview: plan.preview,
-			mail: mail ?? { id: mailId },
+			mail: known.mail ?? { id: mailId },
 		};
 	}
-	const done = await act.call(this, mailId, action, plan, i, rule ? rule.position : 0);
+	const done = await act.call(this, mailId, action, plan, i, rule ? rule.position : 0, known);
 	return {
 		...output,
 		decision: `${rule ? '' : 'No rule matched: '}${done.words}`,
 		folder_id: done.folderId ?? null,
 		folder_name: done.folderName ?? null,
+		// What this run did (never in a preview), what was already so, and what a real run would do.
+		filed: done.filed,
 		folder_created: done.created,
-		marked_read: done.fails ? false : action.markRead,
-		archived: done.fails ? false : action.archive,
+		marked_read: done.markedRead,
+		archived: done.archived,
+		already_in_folder: done.already.inFolder,
+		already_read: done.already.read,
+		already_archived: done.already.archived,
+		...(plan.preview
+			? {
+					would_file: done.would.file,
+					would_create_folder: done.would.createFolder,
+					would_mark_read: done.would.markRead,
+					would_archive: done.would.archive,
+				}
+			: {}),
 		preview: plan.preview,
-		mail: done.mail ?? mail ?? { id: mailId },
+		mail: known.mail ?? { id: mailId },
 	};
 }
 
-/** The action's writes (none in preview): one update (folder and read state), then the archive. */
+/** The mail item as far as this run knows it: the input's, or read (once), or a write's answer. */
+interface Known {
+	mail?: IDataObject;
+	/** Where the mail item is, as the input item says or as read. */
+	state: MailState;
+	read: boolean;
+}
+
+async function readMail(
+	this: IExecuteFunctions,
+	mailId: string,
+	known: Known,
+	i: number,
+): Promise<IDataObject> {
+	known.read = true;
+	known.mail = await apiRequest.call(this, 'GET', `/v1/mails/${segment(mailId)}`, { itemIndex: i });
+	known.state = stateOfMail(known.mail);
+	return known.mail;
+}
+
+/**
+ * The scan's summary (never on the mail item) and label. A plan without scan labeling may refuse
+ * the read (403): the rules that need the summary are then skipped, saying so, and the others decide.
+ */
+async function withSummary(
+	this: IExecuteFunctions,
+	facts: Facts,
+	scanId: string,
+	i: number,
+): Promise<Facts> {
+	let summary: IDataObject = {};
+	let failure: unknown;
+	try {
+		summary = await apiRequest.call(this, 'GET', `/v1/scans/${segment(scanId)}/summary`, {
+			itemIndex: i,
+		});
+	} catch (error) {
+		failure = error;
+	}
+	if (failure !== undefined) {
+		if (statusOf(failure) !== 403) throw failure;
+		return {
+			...facts,
+			summary: null,
+			unavailable: {
+				...facts.unavailable,
+				summary:
+					'the API refused it (403), as on a plan without scan labeling (GET /v1/scans/{id}/summary)',
+			},
+		};
+	}
+	const points = Array.isArray(summary.summary)
+		? summary.summary.map(String).filter((p) => p.trim() !== '')
+		: [];
+	return mergeFacts(facts, {
+		summary: points.length > 0 ? points.join('\n') : null,
+		label: typeof summary.label === 'string' && summary.label.trim() !== '' ? summary.label : null,
+	});
+}
+
+const statusOf = (error: unknown): number | undefined => {
+	const status = (error as { context?: { status?: unknown } })?.context?.status;
+	return typeof status === 'number' ? status : undefined;
+};
+
+/** Mail states the API archives nothing from (409): the spec's mail statuses other than inbox and archived. */
+const NOT_ARCHIVABLE = ['quarantine', 'discard_request'];
+
+interface Done {
+	words: string;
+	folderId?: string;
+	folderName?: string | null;
+	filed: boolean;
+	created: boolean;
+	markedRead: boolean;
+	archived: boolean;
+	already: { inFolder: boolean; read: boolean; archived: boolean };
+	would: { file: boolean; createFolder: boolean; markRead: boolean; archive: boolean };
+}
+
+/**
+ * The action's writes (none in preview), each only when not already in effect: one update (folder
+ * and read state), then the archive. The mail item's state comes from the input item, or is read
+ * once when the item does not say; an archive the API refuses (409) because the mail item is
+ * already archived (an input item older than the mailbox) is already done, any other refusal fails.
+ */
 async function act(
 	this: IExecuteFunctions,
 	mailId: string,
@@ -403,12 +494,14 @@ async function act(
 	plan: Plan,
 	i: number,
 	position: number,
-) {
+	known: Known,
+): Promise<Done> {
 	const { folder } = action;
 	const who = position === 0 ? 'Fallback Folder' : `Rule ${position}`;
 	let folderId: string | undefined = folder.mode === 'name' ? undefined : folder.value;
 	let folderName = folder.mode === 'name' ? folder.value : folder.cachedResultName;
 	let created = false;
+	const nothing = { inFolder: false, read: false, archived: false };
 	if (folder.mode === 'name') {
 		const found = await folderByName.call(this, folder.value, i, {
 			use: 'file',
@@ -421,49 +514,140 @@ async function act(
 		folderName = found.name ?? folder.value;
 	} else if (plan.preview || folderViews.get(this)) {
 		// A folder by ID: the preview checks it against the run's one folder list; a real run names it when the list is already read.
-		const known = (await executionFolders.call(this, i)).find(
+		const listed = (await executionFolders.call(this, i)).find(
 			(f) => f.id !== undefined && String(f.id) === folderId,
 		);
-		if (known) folderName = String(known.name ?? folderName ?? '') || folderName;
+		if (listed) folderName = String(listed.name ?? folderName ?? '') || folderName;
 		else if (plan.preview) {
 			return {
 				words: `Would fail: ${who}'s folder ID ${folderId} does not exist`,
 				folderId,
 				folderName: null,
-				created,
-				mail: undefined,
-				fails: true,
+				filed: false,
+				created: false,
+				markedRead: false,
+				archived: false,
+				already: nothing,
+				would: { file: false, createFolder: false, markRead: false, archive: false },
 			};
 		}
 	}
-	const also = [action.markRead ? 'marked read' : '', action.archive ? 'archived' : ''].filter(
-		Boolean,
-	);
+
+	// What is already so: a folder that did not exist holds nothing yet.
+	let state = known.state;
+	const unknown =
+		(!created && state.folderId === undefined) ||
+		(action.markRead && state.isRead === undefined) ||
+		(action.archive && state.status === undefined);
+	if (unknown && !known.read) {
+		await readMail.call(this, mailId, known, i);
+		state = known.state;
+	}
+	const already = {
+		inFolder: !created && folderId !== undefined && state.folderId === folderId,
+		read: action.markRead && state.isRead === true,
+		archived: action.archive && state.status === 'archived',
+	};
+	const refused =
+		action.archive && !already.archived && NOT_ARCHIVABLE.includes(state.status ?? '');
+	const shown = `"${folderName ?? folderId}"`;
 	const creation = created
 		? plan.preview
 			? ' (folder would be created)'
 			: ' (folder created)'
 		: '';
-	const words = `${plan.preview ? 'Would file' : 'Filed'} into "${folderName ?? folderId}"${creation}${also.length ? `, ${also.map((a) => (plan.preview ? `would be ${a}` : a)).join(', ')}` : ''}`;
-	if (plan.preview) return { words, folderId, folderName, created, mail: undefined, fails: false };
-	let mail: IDataObject | undefined;
-	let failure: Error | undefined;
-	try {
-		mail = await apiRequest.call(this, 'PATCH', `/v1/mails/${segment(mailId)}`, {
-			body: { folder_id: folderId, ...(action.markRead ? { is_read: true } : {}) },
-			itemIndex: i,
-		});
-	} catch (error) {
-		failure = error as Error;
+	const parts = [
+		already.inFolder
+			? `Already in ${shown}`
+			: `${plan.preview ? 'Would file' : 'Filed'} into ${shown}${creation}`,
+		...(action.markRead
+			? [already.read ? 'already read' : plan.preview ? 'would be marked read' : 'marked read']
+			: []),
+		...(action.archive
+			? [
+					already.archived
+						? 'already archived'
+						: plan.preview
+							? refused
+								? `would fail to be archived (it is ${state.status}; the API archives mail in the inbox only)`
+								: 'would be archived'
+							: 'archived',
+				]
+			: []),
+	];
+	if (plan.preview) {
+		return {
+			words: parts.join(', '),
+			folderId,
+			folderName,
+			filed: false,
+			created: false,
+			markedRead: false,
+			archived: false,
+			already,
+			would: {
+				file: !already.inFolder,
+				createFolder: created,
+				markRead: action.markRead && !already.read,
+				archive: action.archive && !already.archived && !refused,
+			},
+		};
 	}
-	if (failure) {
-		// Which rule's filing failed, for a folder ID that no longer exists most of all.
-		failure.message = `${who} (folder ${folder.mode === 'name' ? `"${folderName}"` : `ID ${folderId}`}): ${failure.message}`;
-		throw failure;
+
+	const body: IDataObject = {
+		...(already.inFolder ? {} : { folder_id: folderId }),
+		...(action.markRead && !already.read ? { is_read: true } : {}),
+	};
+	if (Object.keys(body).length > 0) {
+		let failure: Error | undefined;
+		try {
+			known.mail = await apiRequest.call(this, 'PATCH', `/v1/mails/${segment(mailId)}`, {
+				body,
+				itemIndex: i,
+			});
+		} catch (error) {
+			failure = error as Error;
+		}
+		if (failure) {
+			// Which rule's filing failed, for a folder ID that no longer exists most of all.
+			failure.message = `${who} (folder ${folder.mode === 'name' ? `"${folderName}"` : `ID ${folderId}`}): ${failure.message}`;
+			throw failure;
+		}
 	}
-	if (action.archive)
-		mail = await apiRequest.call(this, 'POST', `/v1/mails/${segment(mailId)}/archive`, {
-			itemIndex: i,
-		});
-	return { words, folderId, folderName, created, mail, fails: false };
+	let archived = false;
+	if (action.archive && !already.archived) {
+		let failure: Error | undefined;
+		try {
+			known.mail = await apiRequest.call(this, 'POST', `/v1/mails/${segment(mailId)}/archive`, {
+				itemIndex: i,
+			});
+			archived = true;
+		} catch (error) {
+			failure = error as Error;
+		}
+		// A conflict is "already archived" only when the mail item now says so.
+		if (failure && statusOf(failure) === 409) {
+			await readMail.call(this, mailId, known, i);
+			if (known.state.status === 'archived') {
+				already.archived = true;
+				parts[parts.length - 1] = 'already archived';
+				failure = undefined;
+			}
+		}
+		if (failure) {
+			failure.message = `${who} (archive): ${failure.message}`;
+			throw failure;
+		}
+	}
+	return {
+		words: parts.join(', '),
+		folderId,
+		folderName,
+		filed: !already.inFolder,
+		created,
+		markedRead: action.markRead && !already.read,
+		archived,
+		already,
+		would: { file: false, createFolder: false, markRead: false, archive: false },
+	};
 }

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import * as workflow from 'n8n-workflow';
 
 import { MAIL_TYPES } from '../../../shared/constants';
+import { optionsOf } from '../../../shared/descriptions';
 
 // Pure: filing rules as the File by Rules operation's parameters hold them → checked rules, and
 // which rule a mail item's facts match. Tests call these directly.
@@ -58,6 +59,8 @@ export interface Facts {
 	weight?: number | null;
 	/** The scan behind the label and summary, when the item names one: its id and whether it is completed. */
 	scan?: { id: string; completed: boolean } | null;
+	/** Facts that exist but could not be read (the API refused), with the reason: the rules that need them are skipped, saying why. */
+	unavailable?: Partial<Record<keyof Facts, string>>;
 }
 
 export interface Action {
@@ -117,6 +120,22 @@ const ANY_TEXT: readonly Field[] = ['sender', 'recipient', 'mailType', 'label', 
 /** The facts a rule on `field` needs. */
 export function factsNeeded(field: Field): Array<keyof Facts> {
 	return field === 'anyText' ? (ANY_TEXT as Array<keyof Facts>) : [field as keyof Facts];
+}
+
+/** A mail type as the Mail Types picker and the docs name it: `large_letter` → "Large letter". */
+const TYPE_LABELS = new Map(optionsOf(MAIL_TYPES).map((o) => [o.value, o.name]));
+const typeLabel = (type: string) => TYPE_LABELS.get(type) ?? optionsOf([type])[0].name;
+
+/** The known values a rule on `field` tests: Any Text also finds a mail type by its name ("large letter"). */
+function valuesFor(field: Field, facts: Facts): Array<string | number> {
+	const values: Array<string | number> = [];
+	for (const fact of factsNeeded(field)) {
+		const value = facts[fact];
+		if (value === null || value === undefined || typeof value === 'object') continue;
+		values.push(value);
+		if (field === 'anyText' && fact === 'mailType') values.push(typeLabel(String(value)));
+	}
+	return values;
 }
 
 /** Pure: a folder parameter → an action's folder; throws a RuleError for an empty or malformed one. */
@@ -368,13 +387,48 @@ const weightOf = (value: unknown): number | null | undefined => {
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const SCAN_TYPES = ['SCAN_REQUEST', 'UNBOXING_REQUEST'];
+
+/** Pure: an output item of File by Rules itself (its mail item is under `mail`). */
+export function isFilingOutput(json: IDataObject): boolean {
+	return isObject(json.mail) && 'decision' in json && 'matched_rule' in json;
+}
+
+/**
+ * Pure: a scan (a scan delivery of any trigger version, a REST scan): a version 1 delivery names
+ * the scan by `uuid`; a REST scan and a version 2 delivery have `mail_id` with the scan's `type`
+ * or `status`. Other items with a `mail_id` (File by Rules' own output, a seeded mail item) are not.
+ */
+export function isScanItem(json: IDataObject): boolean {
+	if (isFilingOutput(json)) return false;
+	if (json.uuid !== undefined) return true;
+	if (json.mail_id === undefined) return false;
+	return (
+		SCAN_TYPES.includes(String(json.type ?? '').toUpperCase()) ||
+		json.status !== undefined ||
+		json.current_status !== undefined
+	);
+}
+
+/**
+ * Pure: the mail item an input item carries, if any: the item itself (a mail item of a trigger,
+ * the Poll Trigger, Get, Get Many), the trigger's fetched `mail_item`, File by Rules' `mail`; a
+ * scan carries none.
+ */
+export function mailItemOf(json: IDataObject): IDataObject | undefined {
+	if (isObject(json.mail_item)) return json.mail_item;
+	if (isFilingOutput(json)) return json.mail as IDataObject;
+	return isScanItem(json) ? undefined : json;
+}
+
 /**
  * Pure: the facts an input item states. The items of the webhook trigger (version 2: REST names;
  * 1 and 1.1: the delivery as sent, `ai_label`, upper-case types), the Poll Trigger, Mail → Get
- * and Get Many, and a scan (which names its mail item by `mail_id`) all read here; what an item
- * does not carry stays undefined.
+ * and Get Many, a scan (which names its mail item by `mail_id`) and File by Rules' own output
+ * (its `mail`) all read here; what an item does not carry stays undefined.
  */
 export function factsOfItem(json: IDataObject): Facts {
+	if (isFilingOutput(json)) return factsOfItem(json.mail as IDataObject);
 	const details = isObject(json.mail_item) ? json.mail_item : undefined;
 	const source = details ? { ...json, ...details } : json;
 	const facts: Facts = {
@@ -385,8 +439,7 @@ export function factsOfItem(json: IDataObject): Facts {
 	};
 	const scanSummary = isObject(json.scan_summary) ? json.scan_summary : undefined;
 	// A scan itself (a scan trigger's item or a scan object): its label and summary are its own.
-	const isScan = json.mail_id !== undefined || json.uuid !== undefined;
-	if (isScan) {
+	if (isScanItem(json)) {
 		facts.label = text(
 			json.label ??
 				json.ai_label ??
@@ -412,6 +465,58 @@ export function factsOfItem(json: IDataObject): Facts {
 	}
 	Object.assign(facts, scanFacts(source.scan));
 	return facts;
+}
+
+/** Where a mail item is and what it is, as far as an item says (undefined: it does not say). */
+export interface MailState {
+	folderId?: string | null;
+	isRead?: boolean;
+	/** `mail_status` in lower case (`inbox`, `archived` …). */
+	status?: string | null;
+}
+
+/** Pure: the state a mail item states: a list entry's `folder_id`, a detail's `folder`, `is_read`, `mail_status`. */
+export function stateOfMail(mail: IDataObject | undefined): MailState {
+	if (!mail) return {};
+	const folder = mail.folder;
+	const folderId =
+		mail.folder_id !== undefined
+			? mail.folder_id === null || mail.folder_id === ''
+				? null
+				: String(mail.folder_id)
+			: isObject(folder)
+				? folder.id === undefined || folder.id === null
+					? undefined
+					: String(folder.id)
+				: folder === null
+					? null
+					: undefined;
+	return {
+		folderId,
+		isRead: typeof mail.is_read === 'boolean' ? mail.is_read : undefined,
+		status:
+			typeof mail.mail_status === 'string'
+				? mail.mail_status
+						.trim()
+						.toLowerCase()
+						.replace(/[\s-]+/g, '_')
+				: undefined,
+	};
+}
+
+/**
+ * Pure: the state of the mail item an input item is about, as far as it says. A new-mail delivery
+ * (the trigger's `event: new-mail`) is the mail item's arrival: in no folder and unread, unless it
+ * carries the fetched mail item. A delivery sent twice is filed again, to the same end.
+ */
+export function stateOfItem(json: IDataObject): MailState {
+	const state = stateOfMail(mailItemOf(json));
+	if (json.event !== 'new-mail' || isObject(json.mail_item)) return state;
+	return {
+		folderId: state.folderId === undefined ? null : state.folderId,
+		isRead: state.isRead ?? false,
+		status: state.status,
+	};
 }
 
 /** Pure: a mail item's `scan` reference → the label it carries and, with no scan, no summary either. */
@@ -481,14 +586,23 @@ export function decide(rules: Rule[], facts: Facts): Decision {
 	const skipped: Skip[] = [];
 	for (const rule of rules) {
 		const needed = factsNeeded(rule.field);
-		const values = needed
-			.map((f) => facts[f])
-			.filter((v): v is string | number => v !== null && v !== undefined);
+		const values = valuesFor(rule.field, facts);
 		// What the item says decides first: a match on a known fact needs nothing more.
 		if (values.some((v) => rule.test(v))) return { kind: 'matched', rule, skipped };
 		const unknown = needed.filter((f) => facts[f] === undefined);
 		if (unknown.length > 0) return { kind: 'need', rule, facts: unknown };
-		if (values.length === 0) {
+		const unread = needed.filter((f) => facts.unavailable?.[f] !== undefined);
+		if (unread.length > 0) {
+			// Not a silent non-match: the rule could not look where it should have.
+			const reason = unread
+				.map((f) => `the ${FIELD_WORDS[f as Field]} could not be read: ${facts.unavailable?.[f]}`)
+				.join('; ');
+			skipped.push({
+				rule: rule.position,
+				name: rule.name,
+				reason: rule.field === 'anyText' ? `looked in the rest only: ${reason}` : reason,
+			});
+		} else if (values.length === 0) {
 			skipped.push({
 				rule: rule.position,
 				name: rule.name,

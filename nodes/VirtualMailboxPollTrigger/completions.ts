@@ -5,6 +5,7 @@ import {
 	completionKey,
 	createdMs,
 	examineScans,
+	isCompleted,
 	isPending,
 	MAX_EMITTED,
 	newestOf,
@@ -12,6 +13,7 @@ import {
 	type NewestScans,
 } from './scans';
 import type { PollState } from './state';
+import { canonicalRecord, canonicalScanType } from '../shared/values';
 
 export type CompletionEvent = 'scan-completed' | 'open-completed';
 
@@ -31,7 +33,8 @@ export async function pollCompletions(
 ): Promise<INodeExecutionData[]> {
 	const type = event === 'open-completed' ? 'open' : 'scan';
 	const category = type === 'open' ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST';
-	const ofType = (scans: IDataObject[]) => scans.filter((scan) => scan.type === category);
+	const ofType = (scans: IDataObject[]) =>
+		scans.filter((scan) => canonicalScanType(scan.type) === category);
 	if (manual) {
 		// A test run shows the latest completions and leaves the state alone.
 		const page = await getPage(
@@ -41,7 +44,7 @@ export async function pollCompletions(
 			5,
 			undefined,
 		);
-		return ofType(page.data).map((json) => ({ json: { event, ...json } }));
+		return ofType(page.data).map((json) => ({ json: { event, ...canonicalRecord(json, 'scan') } }));
 	}
 	const pendingNow = ofType(
 		await readAll.call(this, { type, status: PENDING_STATUSES, sort: 'newest' }),
@@ -82,8 +85,7 @@ export async function pollCompletions(
 			continue;
 		}
 		if (isPending(scan)) found.pending[id] = createdMs(scan);
-		else if (String(scan.status).toLowerCase() === 'completed' && !emitted.has(completionKey(scan)))
-			found.completed.push(scan);
+		else if (isCompleted(scan) && !emitted.has(completionKey(scan))) found.completed.push(scan);
 	}
 	// In the order they completed.
 	const completedAt = (scan: IDataObject) =>
@@ -97,7 +99,7 @@ export async function pollCompletions(
 	// With nothing to emit, the failure is reported (n8n shows the poll's error); the state above,
 	// kept in memory by n8n between polls, already holds the scans to ask about again.
 	if (failure && completed.length === 0) throw failure;
-	return completed.map((json) => ({ json: { event, ...json } }));
+	return completed.map((json) => ({ json: { event, ...canonicalRecord(json, 'scan') } }));
 }
 
 async function readAll(this: IPollFunctions, query: Query): Promise<IDataObject[]> {

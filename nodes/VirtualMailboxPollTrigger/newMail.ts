@@ -15,6 +15,7 @@ import {
 	selectNew,
 } from './floor';
 import type { PollState } from './state';
+import { canonicalRecord } from '../shared/values';
 
 /**
  * New Mail (the guarantee: VirtualMailboxPollTrigger.node.ts). Each poll reads `query` (the
@@ -30,7 +31,9 @@ export async function pollNewMail(
 	if (manual) {
 		// A test run shows the latest items and leaves the state alone (n8n does not save it then).
 		const page = await getPage(this, '/v1/mails', query, 5, undefined);
-		return page.data.map((json) => ({ json: { event: 'new-mail', ...json } }));
+		return page.data.map((json) => ({
+			json: { event: 'new-mail', ...canonicalRecord(json, 'mail') },
+		}));
 	}
 	if (state.unreachable) {
 		// Mail out of reach found by the last poll, which emitted (below). Cleared first: reported once.
@@ -64,7 +67,7 @@ export async function pollNewMail(
 		past = [oldestWaiting[0], oldestWaiting[1] - 1];
 	Object.assign(state, recordItems(state as FloorState, emit, { past }));
 	if (state.reported && !isAboveFloor(state.reported, state.floor)) delete state.reported;
-	return emit.map((json) => ({ json: { event: 'new-mail', ...json } }));
+	return emit.map((json) => ({ json: { event: 'new-mail', ...canonicalRecord(json, 'mail') } }));
 }
 
 function unreachableError(

@@ -1,15 +1,26 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { canonicalScanStatus, isFinishedScanStatus } from '../shared/values';
+
 /** Scan and Open Completed's decisions, pure. */
 
 /** Completions remembered as emitted (a backstop: a completion is emitted only once it left pending). */
 export const MAX_EMITTED = 1_000;
 
-/** The statuses of a scan still to complete; `GET /v1/scans` spells them in lower case. */
+/** The statuses of a scan still to complete the `GET /v1/scans` filter can ask for (lower case there). */
 export const PENDING_STATUSES = ['in_process', 'restoring'];
 
+/**
+ * Not finished yet: in process, restoring, or any status the package does not know (the spec
+ * speaks of a "pending scan" and leaves other moves "not shown"), so that an unknown status never
+ * makes a completion disappear: the scan stays pending until the API says it finished.
+ */
 export function isPending(scan: IDataObject): boolean {
-	return PENDING_STATUSES.includes(String(scan.status).toLowerCase());
+	return !isFinishedScanStatus(scan.status);
+}
+
+export function isCompleted(scan: IDataObject): boolean {
+	return canonicalScanStatus(scan.status) === 'COMPLETED';
 }
 
 /** One completion of a scan: a restored scan completes again with a new status_updated_at. */
@@ -83,7 +94,7 @@ export function examineScans(reading: ScanReading): {
 		if (isPending(scan)) pending[id] = createdMs(scan);
 		else delete pending[id]; // finished since the first request, one way or another
 		if (
-			String(scan.status).toLowerCase() === 'completed' &&
+			isCompleted(scan) &&
 			(wasPending || isNewScan(scan, reading.seen)) &&
 			!reading.emitted.has(completionKey(scan))
 		)

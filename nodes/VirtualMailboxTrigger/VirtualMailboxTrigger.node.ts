@@ -27,10 +27,11 @@ import {
 	segment,
 	webhookCredentials,
 } from '../shared/transport';
-import { ruleValuesNotice } from '../shared/values';
+import { canonicalRecord, canonicalScanStatus, ruleValuesNotice } from '../shared/values';
+import { parseJsonKeepingDigits } from '../shared/digits';
 import { claimDelivery, claimKeyOf, claimStoreOf } from './claims';
 import type { ClaimClock, DeduplicationHelpers } from './claims';
-import { detectEvent, type EventName, FILE_FIELD, identityOf } from './events';
+import { detectEvent, type EventName, FILE_FIELD, identityOf, scanEventOfType } from './events';
 import { judge, stateOf } from './deliveries';
 import { restShapeOf } from './restShape';
 import { verifySignature } from './signature';
@@ -344,7 +345,8 @@ export class VirtualMailboxTrigger implements INodeType {
 
 		let body: IDataObject;
 		try {
-			body = JSON.parse((rawBody as Buffer).toString('utf8')) as IDataObject;
+			// Integers above 2^53 (an id: the spec shows no bound) keep their digits, as text.
+			body = parseJsonKeepingDigits((rawBody as Buffer).toString('utf8')) as IDataObject;
 		} catch {
 			return reject(400, 'body is not JSON');
 		}
@@ -356,7 +358,9 @@ export class VirtualMailboxTrigger implements INodeType {
 		const ignore = (reason: string): IWebhookResponseData => ({
 			webhookResponse: { received: true, ignored: reason },
 		});
-		const event = detectEvent(body, selected);
+		let event = detectEvent(body, selected);
+		// A scan or open update without result link or telling mail type, both selected: the scan says which.
+		if (!event && body.uuid !== undefined) event = await scanEventOf.call(this, body.uuid);
 		if (!event) {
 			this.logger.warn(
 				`Virtual Mailbox Trigger: unrecognised delivery ignored (fields: ${Object.keys(body).join(', ')})`,
@@ -368,7 +372,7 @@ export class VirtualMailboxTrigger implements INodeType {
 		if (
 			options.onlyCompleted &&
 			(event === 'scan-update' || event === 'open-update') &&
-			identity.status.toUpperCase() !== 'COMPLETED'
+			canonicalScanStatus(identity.status) !== 'COMPLETED'
 		) {
 			return ignore('not completed');
 		}
@@ -491,7 +495,8 @@ async function addDetails(
 				? ['shipment', `/v1/shipments/${segment(String(body.id))}`]
 				: ['mail_item', `/v1/mails/${segment(String(body.id))}`];
 	const fetchRecord = async () => {
-		item.json[key] = await apiRequest.call(this, 'GET', path);
+		const record = await apiRequest.call(this, 'GET', path);
+		item.json[key] = canonicalRecord(record, key === 'shipment' ? 'shipment' : 'mail');
 	};
 	try {
 		await fetchRecord();
@@ -508,6 +513,32 @@ async function addDetails(
 		}
 		item.json[`${key}_error`] = (error as Error).message;
 	}
+}
+
+/**
+ * Whether a scan or open update the payload does not tell apart is a scan or an open: the scan's
+ * `type` (GET /v1/scans/{uuid}). Should the API not say, it runs as a scan update (logged): an
+ * event is never lost for want of its label.
+ */
+async function scanEventOf(this: IWebhookFunctions, uuid: unknown): Promise<EventName> {
+	try {
+		const scan = (await apiRequest.call(
+			this,
+			'GET',
+			`/v1/scans/${segment(String(uuid))}`,
+		)) as IDataObject;
+		const event = scanEventOfType(scan?.type);
+		if (event) return event;
+	} catch (error) {
+		this.logger.warn(
+			`Virtual Mailbox Trigger: could not read scan ${String(uuid)} to tell a scan from an open update (${(error as Error).message}); running it as a scan update`,
+		);
+		return 'scan-update';
+	}
+	this.logger.warn(
+		`Virtual Mailbox Trigger: scan ${String(uuid)} has no known type; running its update as a scan update`,
+	);
+	return 'scan-update';
 }
 
 /** Download the pre-signed file now, before the link expires; a failure is described in the item. */

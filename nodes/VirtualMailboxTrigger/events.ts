@@ -1,5 +1,8 @@
 import { createHash } from 'crypto';
 
+import { MAIL_TYPES } from '../shared/constants';
+import { canonicalMailType, canonicalScanType } from '../shared/values';
+
 export const EVENTS = ['new-mail', 'scan-update', 'open-update', 'shipment-update'] as const;
 export type EventName = (typeof EVENTS)[number];
 
@@ -9,8 +12,16 @@ const has = (body: Payload, key: string) => Object.prototype.hasOwnProperty.call
 
 /**
  * Pure: which event a delivery is. Bodies carry no event name (the subscription implies it), so
- * the payload's shape decides (spec "Payloads"). A scan or open update that carries neither
- * result link is told apart only when the user selected just one of the two.
+ * the payload's shape decides (spec "Payloads"); a payload the spec's tables do not quite describe
+ * still runs when it is plausibly one of the selected events, so an unknown shape never loses an
+ * event:
+ * - `uuid` is a scan or open update; a result link or AI field tells which. Without them (a
+ *   rejected, cancelled or in-process request) the selected event tells when only one of the two
+ *   is selected, else the mail type (the SDK: letters and large letters take a scan, the other
+ *   types an open-and-scan). Undefined when neither tells (the trigger then asks the API).
+ * - `tracking_data`, `destination_address` or `auto_forward`, or an `id` with a `status`, is a
+ *   shipment update; `image_url` or `mail_status`, or an `id` with a `mail_type`, is new mail.
+ * Unrecognised: a body with none of these (no id of any event).
  */
 export function detectEvent(
 	body: unknown,
@@ -22,13 +33,14 @@ export function detectEvent(
 		if (has(payload, 'scan_result_url') || has(payload, 'ai_label') || has(payload, 'ai_summary'))
 			return 'scan-update';
 		if (has(payload, 'open_result_url')) return 'open-update';
-		if (has(payload, 'current_status')) {
-			const candidates = (['scan-update', 'open-update'] as const).filter((e) =>
-				selected.includes(e),
-			);
-			return candidates.length === 1 ? candidates[0] : undefined;
-		}
-		return undefined;
+		const candidates = (['scan-update', 'open-update'] as const).filter((e) =>
+			selected.includes(e),
+		);
+		if (candidates.length === 1) return candidates[0];
+		// Both selected, or neither (then it is ignored as not selected, whichever it is).
+		return (
+			scanEventOfMailType(payload.mail_type) ?? (candidates.length ? undefined : 'scan-update')
+		);
 	}
 	if (
 		has(payload, 'tracking_data') ||
@@ -37,7 +49,27 @@ export function detectEvent(
 	)
 		return 'shipment-update';
 	if (has(payload, 'image_url') || has(payload, 'mail_status')) return 'new-mail';
+	if (has(payload, 'id') && has(payload, 'status')) return 'shipment-update';
+	if (has(payload, 'id') && has(payload, 'mail_type')) return 'new-mail';
 	return undefined;
+}
+
+/** The event of a scan or open update by its mail type (SDK: LETTER and LARGELETTER take a scan, the rest an open). */
+function scanEventOfMailType(mailType: unknown): EventName | undefined {
+	const type = canonicalMailType(mailType);
+	if (typeof type !== 'string' || !(MAIL_TYPES as readonly string[]).includes(type))
+		return undefined;
+	return type === 'letter' || type === 'large_letter' ? 'scan-update' : 'open-update';
+}
+
+/** The event of a scan's REST `type` (`SCAN_REQUEST`, `UNBOXING_REQUEST`), if it is one of them. */
+export function scanEventOfType(type: unknown): EventName | undefined {
+	const canonical = canonicalScanType(type);
+	return canonical === 'SCAN_REQUEST'
+		? 'scan-update'
+		: canonical === 'UNBOXING_REQUEST'
+			? 'open-update'
+			: undefined;
 }
 
 /**

@@ -1,5 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	canonicalMailStatus,
+	canonicalMailType,
+	canonicalScanStatus,
+	canonicalShipmentStatus,
+} from '../shared/values';
 import type { EventName } from './events';
 
 /**
@@ -27,8 +33,8 @@ import type { EventName } from './events';
  * | shipment-update | `auto_forward` (`"true"`/`"false"`) | boolean |
  * | shipment-update | `destination_address` {`address_line`…} | `destination` {`line1`, `line2`, `line3`, …} |
  *
- * Mail types map through MAIL_TYPES (the provider writes LARGELETTER where REST has large_letter),
- * other values lower case. REST's shipment status has four values, `in_progress` covering "every
+ * Enums take the canonical form every node outputs (shared/values.ts: LARGELETTER → large_letter,
+ * unknown values keep their words in lower case). REST's shipment status has four values, `in_progress` covering "every
  * internal workflow state" (spec), so any other delivered status (the provider's sample sends
  * PROCESSED) is `in_progress` (the raw value is in `delivery.status` with Include Delivery as Sent).
  * Text the webhook sends empty where REST has null (label, summary, names, tracking number,
@@ -58,29 +64,13 @@ const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 const same = (value: unknown) => value;
 const idText = (value: unknown) => (typeof value === 'number' ? String(value) : value);
-const lowerCase = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
-const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
 const emptyAsNull = (value: unknown) => (value === '' ? null : value);
 
-/**
- * The provider's upper-case mail types → REST's (the GET /v1/mails mail_type filter values). The
- * SDK's seed endpoint writes LARGELETTER; LARGE_LETTER is the spelling lower-casing would need.
- * Any other value: lower case.
- */
-const MAIL_TYPES: Record<string, string> = {
-	LARGELETTER: 'large_letter',
-	LARGE_LETTER: 'large_letter',
-};
-const mailType = (value: unknown) =>
-	typeof value === 'string' ? (MAIL_TYPES[value.toUpperCase()] ?? value.toLowerCase()) : value;
-
-/** REST's shipment statuses (spec "Shipment"); any other delivered status is an internal state. */
-const SHIPMENT_STATUSES = new Set(['shipped', 'in_progress', 'payment_failed', 'rejected']);
-const shipmentStatus = (value: unknown) => {
-	if (typeof value !== 'string') return value;
-	const status = value.toLowerCase();
-	return SHIPMENT_STATUSES.has(status) ? status : 'in_progress';
-};
+// Enums in the one canonical form every node outputs (shared/values.ts): LARGELETTER →
+// large_letter, INBOX → inbox, a scan's status upper case, a shipment's any internal state (the
+// provider's sample sends PROCESSED) → in_progress. Unknown values keep their words.
+const mailType = canonicalMailType;
+const shipmentStatus = canonicalShipmentStatus;
 
 /** Decimal text → number; text that is not a number stays as it is (never NaN). */
 function decimal(value: unknown): unknown {
@@ -112,7 +102,7 @@ function mapFields(record: IDataObject, map: FieldMap): IDataObject {
 const NEW_MAIL: FieldMap = {
 	id: ['id', idText],
 	mail_type: ['mail_type', mailType],
-	mail_status: ['mail_status', lowerCase],
+	mail_status: ['mail_status', canonicalMailStatus],
 	recipient_name: ['recipient_name', emptyAsNull],
 	sender_name: ['sender_name', emptyAsNull],
 	weight: ['weight', decimal],
@@ -133,7 +123,7 @@ const NEW_MAIL: FieldMap = {
 const SCAN: FieldMap = {
 	id: ['mail_id', idText],
 	uuid: ['id', same],
-	current_status: ['status', upperCase],
+	current_status: ['status', canonicalScanStatus],
 	ai_label: ['label', emptyAsNull],
 	ai_summary: ['summary', summaryList],
 	mail_type: ['mail_type', mailType],

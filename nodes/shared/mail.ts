@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { MAIL_STATUSES, MAIL_TYPES, SCAN_STATUSES } from './constants';
 import { folderLocator, optionsOf, PERIOD_OPTIONS, SORT_FILTER } from './descriptions';
 import type { Query, SplitDimension } from './transport';
+import { canonicalMailStatus, canonicalMailType, canonicalScanStatus } from './values';
 
 /** The GET /v1/mails filters, offered by Get Many and the poll trigger alike. */
 export const MAIL_FILTERS: INodeProperties[] = [
@@ -74,7 +75,14 @@ export function mailQuery(filters: IDataObject, folderId?: string): Query {
 	};
 }
 
-const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : undefined);
+/** An item's value in its canonical form (values.ts), as the filter takes it. */
+const canonical = (convert: (value: unknown) => unknown) => (value: unknown) => {
+	const out = convert(value);
+	return typeof out === 'string' ? out.toLowerCase() : undefined;
+};
+const mailStatusOf = canonical(canonicalMailStatus);
+const mailTypeOf = canonical(canonicalMailType);
+const scanStatusOf = canonical(canonicalScanStatus);
 
 /**
  * Exclusive partitions of the mailbox the API can filter on, tried in this order past the depth
@@ -82,12 +90,12 @@ const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase
  * concurrent read.
  */
 export const MAIL_SPLITS: readonly SplitDimension[] = [
-	{ param: 'status', values: MAIL_STATUSES, sampleValue: (item) => lower(item.mail_status) },
-	{ param: 'mail_type', values: MAIL_TYPES, sampleValue: (item) => lower(item.mail_type) },
+	{ param: 'status', values: MAIL_STATUSES, sampleValue: (item) => mailStatusOf(item.mail_status) },
+	{ param: 'mail_type', values: MAIL_TYPES, sampleValue: (item) => mailTypeOf(item.mail_type) },
 	{
 		param: 'scan_status',
 		values: SCAN_STATUSES,
-		sampleValue: (item) => (item.scan ? lower((item.scan as IDataObject).status) : 'none'),
+		sampleValue: (item) => (item.scan ? scanStatusOf((item.scan as IDataObject).status) : 'none'),
 	},
 	{
 		param: 'is_read',

@@ -45,3 +45,88 @@ export function ruleValuesNotice(
 		...(displayOptions ? { displayOptions } : {}),
 	};
 }
+
+/**
+ * One canonical form for every enum a rule matches on, the same from every node (webhook trigger,
+ * action node, Poll Trigger, File by Rules): the REST filter values for mail types, mail statuses
+ * and shipment statuses (lower case, `large_letter`), and the REST scan's upper case for scan
+ * statuses. The API's letter case in answers is "not shown" (spec) and the provider writes
+ * `LARGELETTER` elsewhere, so a known value is found whatever its case and separators
+ * (`LARGELETTER`, `LargeLetter`, `large-letter`); an unknown value is never dropped: it keeps its
+ * words, in the canonical case with `_` between them (`Pending Review` → `pending_review`).
+ */
+const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+const words = (text: string) =>
+	text
+		.trim()
+		.replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+		.replace(/[^A-Za-z0-9]+/g, '_')
+		.replace(/^_+|_+$/g, '')
+		.toLowerCase();
+
+function canonicalOf(known: readonly string[]): (value: unknown) => unknown {
+	const bySquash = new Map(known.map((value) => [squash(value), value]));
+	return (value) => {
+		if (typeof value !== 'string' || value.trim() === '') return value;
+		return bySquash.get(squash(value)) ?? words(value);
+	};
+}
+
+export const canonicalMailType = canonicalOf(MAIL_TYPES);
+export const canonicalMailStatus = canonicalOf(MAIL_STATUSES);
+const scanStatusLower = canonicalOf(SCAN_OUTPUT_STATUSES.map((s) => s.toLowerCase()));
+export const canonicalScanStatus = (value: unknown): unknown => {
+	const status = scanStatusLower(value);
+	return typeof status === 'string' ? status.toUpperCase() : status;
+};
+const scanTypeLower = canonicalOf(['scan_request', 'unboxing_request']);
+/** A scan's `type` (a mail item's `scan.category`): `SCAN_REQUEST` or `UNBOXING_REQUEST`, upper case as REST's. */
+export const canonicalScanType = (value: unknown): unknown => {
+	const type = scanTypeLower(value);
+	return typeof type === 'string' ? type.toUpperCase() : type;
+};
+const shipmentStatusKnown = canonicalOf(SHIPMENT_STATUSES);
+/**
+ * REST's shipment status has four values, `in_progress` covering "every internal workflow state"
+ * (spec): any other status (the provider's webhook sample sends PROCESSED) is `in_progress`.
+ */
+export const canonicalShipmentStatus = (value: unknown): unknown => {
+	const status = shipmentStatusKnown(value);
+	return typeof status === 'string' && !(SHIPMENT_STATUSES as readonly string[]).includes(status)
+		? 'in_progress'
+		: status;
+};
+
+/** The scan statuses after which a scan moves no more unless restored; any other is "not finished yet". */
+const FINISHED_SCAN_STATUSES = ['COMPLETED', 'CANCELLED', 'REJECTED', 'DELETED'];
+/** Pure: whether a scan's status says it is finished; an unknown or missing status is not. */
+export const isFinishedScanStatus = (value: unknown): boolean =>
+	FINISHED_SCAN_STATUSES.includes(String(canonicalScanStatus(value)));
+
+type Fields = { [key: string]: unknown };
+const isRecord = (value: unknown): value is Fields =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Pure: a REST record (`kind`: what the endpoint returns) with its enums in canonical form:
+ * `mail_type` and `mail_status` at any depth, a mail item's `scan.status` and `scan.category`, a
+ * scan's own `status` and `type`, a shipment's own `status`. Everything else is left as it is; the record is copied, not changed.
+ */
+export function canonicalRecord<T>(value: T, kind: 'mail' | 'scan' | 'shipment' | 'other'): T {
+	if (Array.isArray(value)) return value.map((entry) => canonicalRecord(entry, kind)) as T;
+	if (!isRecord(value)) return value;
+	const out: Fields = {};
+	for (const [key, field] of Object.entries(value)) {
+		if (key === 'mail_type') out[key] = canonicalMailType(field);
+		else if (key === 'mail_status') out[key] = canonicalMailStatus(field);
+		else if (key === 'status' && kind === 'scan') out[key] = canonicalScanStatus(field);
+		else if ((key === 'type' || key === 'category') && kind === 'scan')
+			out[key] = canonicalScanType(field);
+		else if (key === 'status' && kind === 'shipment') out[key] = canonicalShipmentStatus(field);
+		else if (key === 'scan' && isRecord(field)) out[key] = canonicalRecord(field, 'scan');
+		else if (key === 'mail_item' || key === 'mail_items') out[key] = canonicalRecord(field, 'mail');
+		else if (key === 'shipment') out[key] = canonicalRecord(field, 'shipment');
+		else out[key] = field;
+	}
+	return out as T;
+}

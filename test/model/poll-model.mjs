@@ -110,7 +110,11 @@ export function generate(seed, steps, { huge = true } = {}) {
 	const config = randomConfig(r);
 	r(); // (a draw kept so that every seed's history stays as it was)
 	// Odd seeds keyset cursors, even seeds offset cursors (that count positions): CI runs both.
-	const history = [{ kind: 'activate', config, cursorMode: seed % 2 ? 'keyset' : 'offset' }];
+	// Scan statuses the spec does not list (`unlisted`, the statuses below) are played in every
+	// generated history: a scan may show PENDING or another unknown status before it completes.
+	const history = [
+		{ kind: 'activate', config, cursorMode: seed % 2 ? 'keyset' : 'offset', unlisted: true },
+	];
 	for (let n = 0; n < steps; n++) {
 		const kind = weighted(r, [
 			['arrive', 20],
@@ -192,7 +196,22 @@ function matches(m, filters) {
 	);
 }
 const SCAN_TYPE = { 'scan-completed': 'SCAN_REQUEST', 'open-completed': 'UNBOXING_REQUEST' };
-const IN_PROCESS = new Set(['IN_PROCESS', 'RESTORING']);
+/** Scan statuses after which a scan moves no more unless restored; any other status (also one the spec does not list) is not finished yet. */
+const FINISHED = new Set(['COMPLETED', 'CANCELLED', 'REJECTED', 'DELETED']);
+const isUnfinished = (status) => !FINISHED.has(String(status).toUpperCase());
+/**
+ * Statuses the spec does not list (its transitions are "not shown", it speaks of a "pending
+ * scan"), or lists in another case: what a real service may show a scan in before it completes.
+ */
+export const UNLISTED_SCAN_STATUSES = [
+	'PENDING',
+	'pending',
+	'Queued',
+	'AWAITING_SCAN',
+	'in_process',
+];
+const unlistedStatus = (step) =>
+	UNLISTED_SCAN_STATUSES[Math.floor(step.hours * 7) % UNLISTED_SCAN_STATUSES.length];
 
 export class Violation extends Error {
 	constructor(property, detail, step) {
@@ -221,6 +240,8 @@ export class ModelRun {
 
 	async play(history, { seed }) {
 		this.sim.reset({ count: 300, seed, cursorMode: history[0].cursorMode });
+		this.unlisted = history[0].unlisted === true;
+		this.sim.settings.unlistedValues = this.unlisted;
 		this.sim.settings.onRequest = (record) => this.onRequest(record);
 		this.sim.requests.length = 0;
 		// The seeded mailbox moves 60 days back; the model's clock runs on from there, a second or more per change.
@@ -390,28 +411,38 @@ export class ModelRun {
 			// Letters take a scan, the other types an open-and-scan (SDK): the mail is one of the requested kind's.
 			const fits = this.db.mails.filter((m) => (scanKindFor(m.mail_type) === 'open') === step.open);
 			const mail = fits[Math.floor(step.x * fits.length)];
-			if (!mail || (mail.scan && IN_PROCESS.has(mail.scan.status))) return 'request: nothing';
+			if (!mail || (mail.scan && isUnfinished(mail.scan.status))) return 'request: nothing';
 			this.tick(r() * 60_000);
 			const scan = this.sim.mailbox.createScan(
 				mail,
 				step.open ? 'UNBOXING_REQUEST' : 'SCAN_REQUEST',
 			);
 			scan.created_at = scan.updated_at = scan.status_updated_at = iso(this.clock);
+			// A quarter of the requests start in a status the spec does not list (no new draw: the
+			// step's own `hours` decides, so every seed's history keeps its steps).
+			if (this.unlisted && step.hours < 25) {
+				scan.status = unlistedStatus(step);
+				this.sim.mailbox.syncScanRef(scan);
+				this.sim.changed();
+			}
 			this.scanLog.set(scan.id, {
 				created: this.seq,
-				versions: [{ status: 'IN_PROCESS', at: this.clock, seq: this.seq }],
+				versions: [{ status: scan.status, at: this.clock, seq: this.seq }],
 			});
-			return `scan ${scan.id.slice(0, 8)} (${step.open ? 'open' : 'scan'}) requested for mail ${mail.id}`;
+			return `scan ${scan.id.slice(0, 8)} (${step.open ? 'open' : 'scan'}) requested for mail ${mail.id} (${scan.status})`;
 		}
 		const scan = choose(
 			{
-				complete: ['IN_PROCESS', 'RESTORING'],
+				complete: ['IN_PROCESS', 'RESTORING', ...UNLISTED_SCAN_STATUSES],
 				cancel: ['IN_PROCESS'],
 				delete: ['COMPLETED'],
 				restore: ['DELETED'],
 			}[step.move],
 		);
 		if (!scan) return `${step.move}: nothing`;
+		// Half the cancels of a scan in process move it to an unlisted status instead (it completes later).
+		if (this.unlisted && step.move === 'cancel' && step.hours < 50)
+			return setStatus(scan, unlistedStatus(step));
 		return setStatus(
 			scan,
 			{ complete: 'COMPLETED', cancel: 'CANCELLED', delete: 'DELETED', restore: 'RESTORING' }[
@@ -850,7 +881,7 @@ export class ModelRun {
 			if (end.versions.get(id) !== version) continue;
 			const log = this.scanLog.get(id);
 			const { status, at } = log.versions[version];
-			if (IN_PROCESS.has(status)) {
+			if (isUnfinished(status)) {
 				if (!ep.seen.has(id)) ep.seen.set(id, new Set());
 				ep.seen.get(id).add(version);
 				continue;

@@ -101,10 +101,12 @@ export function referencePoll({ baseUrl, apiKey, mutant }) {
 		}
 		for (const s of scans) {
 			const key = `${s.id}@${s.status_updated_at}`;
-			if (s.status === 'IN_PROCESS' || (s.status === 'RESTORING' && mutant !== 'no-restore'))
-				state.tracked[s.id] = true;
+			// Not finished: in process, restoring, or a status the spec does not list.
+			const status = String(s.status).toUpperCase();
+			const unfinished = !['COMPLETED', 'CANCELLED', 'REJECTED', 'DELETED'].includes(status);
+			if (status === 'RESTORING' ? mutant !== 'no-restore' : unfinished) state.tracked[s.id] = true;
 			else if (
-				s.status === 'COMPLETED' &&
+				status === 'COMPLETED' &&
 				!priming &&
 				(state.tracked[s.id] || s.created_at > state.since) &&
 				!state.emitted[key]

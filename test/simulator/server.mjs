@@ -57,7 +57,9 @@ export async function startSimulator({
 	// latencyMs: every API answer waits this long (tests make concurrency visible with it);
 	// onRequest: awaited with each API request's record before it is answered (tests change the
 	// mailbox mid-read with it); inFlight: API requests being answered now, recorded on each.
-	const settings = { latencyMs: 0, onRequest: undefined };
+	// unlistedValues: the mailbox may hold scan statuses the spec does not list (a model playing the
+	// spec's "not shown" moves); answers are then checked against the SDK's types as declared.
+	const settings = { latencyMs: 0, onRequest: undefined, unlistedValues: false };
 	let inFlight = 0;
 	const webhooks = new WebhookSender(mailbox, webhookSecret);
 	const requests = [];
@@ -69,6 +71,7 @@ export async function startSimulator({
 		faults.length = 0;
 		settings.latencyMs = 0;
 		settings.onRequest = undefined;
+		settings.unlistedValues = false;
 	};
 	const info = () => ({
 		baseUrl: mailbox.baseUrl,
@@ -112,7 +115,9 @@ export async function startSimulator({
 		if (url.pathname.startsWith('/v1/'))
 			report(
 				`simulator answer to ${req.method} ${url.pathname}`,
-				answerProblems(req.method, url.pathname, status, body),
+				answerProblems(req.method, url.pathname, status, body, {
+					declared: settings.unlistedValues,
+				}),
 			);
 	};
 	const problem = (req, url, res, error) => {

@@ -54,15 +54,18 @@ describe('payloads of the spec', () => {
 		});
 	}
 
-	test('a scan or open update without a result link is attributed when only one of the two is selected', async () => {
+	test('a scan or open update without a result link is attributed to the one of the two selected, else by its mail type', async () => {
 		const { scan_result_url: _u, ai_label: _l, ai_summary: _s, ...bare } = payloads['scan-update'];
-		const bareBody = { ...bare, current_status: 'IN_PROCESS' };
+		const bareBody = { ...bare, mail_type: 'PACKAGE', current_status: 'IN_PROCESS' };
 		expect(
 			started(await deliver(bareBody, { parameters: params({}, ['scan-update']) }))[0].json.event,
 		).toBe('scan-update');
+		// Both selected: a package takes an open-and-scan (SDK), so this is an open update.
 		expect(
-			started(await deliver(bareBody, { parameters: params({}, ['scan-update', 'open-update']) })),
-		).toHaveLength(0);
+			started(
+				await deliver(bareBody, { parameters: params({}, ['scan-update', 'open-update']) }),
+			)[0].json.event,
+		).toBe('open-update');
 	});
 });
 

@@ -9,6 +9,14 @@ import * as mail from './mail/Mail.resource';
 import * as scan from './scan/Scan.resource';
 import * as shipment from './shipment/Shipment.resource';
 import { Items } from './items';
+import { canonicalRecord } from '../../shared/values';
+
+/** Which record each resource outputs, for canonicalRecord (one form for every enum, from every node). */
+const KIND: Record<string, 'mail' | 'scan' | 'shipment'> = {
+	mail: 'mail',
+	scan: 'scan',
+	shipment: 'shipment',
+};
 
 type Execute = (
 	this: IExecuteFunctions,
@@ -44,12 +52,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				);
 			}
 			const result = await handler.execute.call(this, i);
+			const kind = KIND[resource] ?? 'other';
 			if (result instanceof Items) {
-				for (const item of result.items) output.push({ ...item, pairedItem: { item: i } });
+				for (const item of result.items)
+					output.push({ ...item, json: canonicalRecord(item.json, kind), pairedItem: { item: i } });
 				continue;
 			}
 			for (const json of Array.isArray(result) ? result : [result]) {
-				output.push({ json: json ?? {}, pairedItem: { item: i } });
+				output.push({ json: canonicalRecord(json ?? {}, kind), pairedItem: { item: i } });
 			}
 		} catch (error) {
 			if (this.continueOnFail()) {

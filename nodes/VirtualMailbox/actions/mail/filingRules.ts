@@ -3,6 +3,7 @@ import * as workflow from 'n8n-workflow';
 
 import { MAIL_TYPES } from '../../../shared/constants';
 import { optionsOf } from '../../../shared/descriptions';
+import { canonicalMailType, canonicalScanStatus } from '../../../shared/values';
 
 // Pure: filing rules as the File by Rules operation's parameters hold them → checked rules, and
 // which rule a mail item's facts match. Tests call these directly.
@@ -349,15 +350,13 @@ function regexTest(source: string, text: string, flags: string): boolean {
 	return n8nRegex ? n8nRegex.test(source, text, flags) : new RegExp(source, flags).test(text);
 }
 
-/** REST's mail type for any spelling the nodes' outputs carry (`LARGELETTER`, `Large letter`, `large_letter`). */
+/** REST's mail type for any spelling the nodes' outputs carry (`LARGELETTER`, `Large letter`, `large_letter`): the canonical form every node outputs. */
 export function normalizeMailType(value: unknown): string | null {
 	if (typeof value !== 'string' || value.trim() === '') return null;
-	const key = value
-		.trim()
-		.toLowerCase()
-		.replace(/[\s-]+/g, '_');
-	return key === 'largeletter' ? 'large_letter' : key;
+	return String(canonicalMailType(value));
 }
+
+const isCompletedStatus = (value: unknown) => canonicalScanStatus(value) === 'COMPLETED';
 
 const text = (value: unknown): string | null | undefined =>
 	value === undefined
@@ -453,8 +452,7 @@ export function factsOfItem(json: IDataObject): Facts {
 				(json.summary === null || json.ai_summary === null ? null : undefined),
 		);
 		const id = json.uuid ?? json.id;
-		const completed =
-			String(json.status ?? json.current_status ?? '').toUpperCase() === 'COMPLETED';
+		const completed = isCompletedStatus(json.status ?? json.current_status);
 		if (id !== undefined) facts.scan = { id: String(id), completed };
 		// A scan that is not completed has no label or summary yet.
 		if (!completed) {
@@ -526,12 +524,9 @@ export function scanFacts(scan: unknown): Facts {
 	const id = scan.uuid ?? scan.id;
 	return {
 		label: text(scan.label ?? null),
-		scan:
-			id === undefined
-				? null
-				: { id: String(id), completed: String(scan.status ?? '').toUpperCase() === 'COMPLETED' },
+		scan: id === undefined ? null : { id: String(id), completed: isCompletedStatus(scan.status) },
 		// The summary is not on the mail item: a completed scan's is read from the scan (or is absent).
-		...(String(scan.status ?? '').toUpperCase() === 'COMPLETED' ? {} : { summary: null }),
+		...(isCompletedStatus(scan.status) ? {} : { summary: null }),
 	};
 }
 

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { LIST_PERIODS } from './constants';
+
 // Checks of parameter values at run time: a bad value fails before any request, naming the
 // parameter and what is valid.
 
@@ -147,4 +149,48 @@ export function requireChanges(
 			description: hint,
 		});
 	return body;
+}
+
+type Period = (typeof LIST_PERIODS)[number];
+
+/**
+ * Pure: a list period (the `arrived` and `scanned` filters) as a person or an AI agent writes it
+ * → the API's value: `week`, "Past Week" (as the picker names it), "this week", "last 7 days",
+ * "half year", "6 months"; anything else is undefined.
+ */
+export function periodOf(value: unknown): Period | undefined {
+	if (typeof value !== 'string') return undefined;
+	const words = value
+		.trim()
+		.toLowerCase()
+		.replace(/[\s_-]+/g, ' ')
+		.replace(/^(in |within |during )?(the )?(this|past|last|previous) /, '')
+		.trim();
+	const aliases: Record<string, Period> = {
+		'7 days': 'week',
+		'30 days': 'month',
+		'6 months': 'half_year',
+		'six months': 'half_year',
+		'half a year': 'half_year',
+		'12 months': 'year',
+		'365 days': 'year',
+	};
+	const key = words.replace(/ /g, '_');
+	return (LIST_PERIODS as readonly string[]).includes(key) ? (key as Period) : aliases[words];
+}
+
+/** A list period parameter → the API's value; one it cannot read fails before any request, naming `label` and the values. */
+export function checkPeriod(
+	this: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+): Period {
+	const period = periodOf(value);
+	if (period) return period;
+	throw new NodeOperationError(
+		this.getNode(),
+		`${label} must be one of ${LIST_PERIODS.join(', ')} (or Past Week, Past Month, Past Half Year, Past Year); got "${String(value)}"`,
+		{ itemIndex },
+	);
 }

@@ -52,3 +52,41 @@ test('the tool with the text typed in the form ("week") lists this week\'s mail,
 	const request = sim.requests.find((r) => r.path === '/v1/mails');
 	expect(request.query.arrived).toEqual(['week']);
 });
+
+/** The tool's parameters with `arrived` as the agent sent it. */
+const withArrived = (arrived) =>
+	JSON.parse(
+		JSON.stringify(tool.parameters).replace(
+			/=\{\{ \$fromAI\('arrived'[^}]*\}\}/,
+			arrived.replace(/"/g, '\\"'),
+		),
+	);
+
+test('the tool sent a period in words ("this week", "Past Month", "last 6 months") lists that period, as the API names it', async () => {
+	for (const [said, sent] of [
+		['this week', 'week'],
+		['Past Month', 'month'],
+		['last 6 months', 'half_year'],
+		['half year', 'half_year'],
+	]) {
+		sim.requests.length = 0;
+		const { error } = await runNode({
+			parameters: withArrived(said),
+			credentials: { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey },
+		});
+		expect(error, said).toBeUndefined();
+		expect(sim.requests.find((r) => r.path === '/v1/mails').query.arrived, said).toEqual([sent]);
+	}
+});
+
+test('a period the node cannot read fails before any request, naming Arrived and the values it takes', async () => {
+	sim.requests.length = 0;
+	const { error } = await runNode({
+		parameters: withArrived('since my birthday'),
+		credentials: { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey },
+	});
+	expect(error.message).toBe(
+		'Arrived must be one of week, month, half_year, year (or Past Week, Past Month, Past Half Year, Past Year); got "since my birthday"',
+	);
+	expect(sim.requests).toEqual([]);
+});

@@ -10,7 +10,7 @@ import { forOperation } from '../../../shared/display';
 import { type FolderChoice, resolveFolderId } from '../../../shared/folders';
 import { MAIL_FILTERS, MAIL_SPLITS, mailOrder, mailQuery } from '../../../shared/mail';
 import { listPaginated } from '../../../shared/transport';
-import { locatorValue, readReturnAll } from '../../../shared/validate';
+import { checkPeriod, locatorValue, readReturnAll } from '../../../shared/validate';
 
 /** More than this many requests at once from one node run would look like a flood to the API. */
 const MAX_PARALLEL = 10;
@@ -36,7 +36,10 @@ export const description = forOperation('mail', 'getAll', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const { returnAll, limit } = readReturnAll.call(this, i);
-	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+	const filters = { ...(this.getNodeParameter('filters', i, {}) as IDataObject) };
+	// An AI agent may send "this week": read as the period it names, or fail before any request.
+	if (filters.arrived !== undefined && filters.arrived !== '')
+		filters.arrived = checkPeriod.call(this, filters.arrived, 'Arrived', i);
 	const folder = filters.folderId as FolderChoice | string | undefined;
 	const folderId = locatorValue(folder)
 		? await resolveFolderId.call(this, folder, i, { use: 'filter' })

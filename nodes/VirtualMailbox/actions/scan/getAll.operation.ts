@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { LIST_PERIODS, SCAN_LIST_STATUSES, SCAN_REQUEST_TYPES } from '../../../shared/constants';
+import { SCAN_LIST_STATUSES, SCAN_REQUEST_TYPES } from '../../../shared/constants';
 import {
 	filtersCollection,
 	optionsOf,
@@ -9,7 +9,7 @@ import {
 	returnAllOptions,
 	SORT_FILTER,
 } from '../../../shared/descriptions';
-import { checkId, checkOneOf, readReturnAll } from '../../../shared/validate';
+import { checkId, checkOneOf, checkPeriod, readReturnAll } from '../../../shared/validate';
 import { listPaginated, type Query } from '../../../shared/transport';
 import { forOperation } from '../../../shared/display';
 
@@ -88,7 +88,7 @@ function scanQuery(this: IExecuteFunctions, filters: IDataObject, i: number): Qu
 			? checkOneOf.call(this, filters.sort, ['newest', 'oldest'] as const, 'Sort', i)
 			: undefined,
 		scanned: isSet(filters.scanned)
-			? checkOneOf.call(this, filters.scanned, LIST_PERIODS, 'Scanned', i)
+			? checkPeriod.call(this, filters.scanned, 'Scanned', i)
 			: undefined,
 	};
 }

@@ -6,6 +6,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	NodeApiError,
 	IWebhookResponseData,
@@ -29,6 +31,7 @@ import {
 } from '../shared/transport';
 import { canonicalRecord, canonicalScanStatus, ruleValuesNotice } from '../shared/values';
 import { parseJsonKeepingDigits } from '../shared/digits';
+import { startCatchingUp } from './catchUp';
 import { claimDelivery, claimKeyOf, claimStoreOf } from './claims';
 import type { ClaimClock, DeduplicationHelpers } from './claims';
 import { detectEvent, type EventName, FILE_FIELD, identityOf, scanEventOfType } from './events';
@@ -65,6 +68,8 @@ interface Options {
 	duplicateWindowMinutes?: number;
 	dropStale?: boolean;
 	maxFileSizeMb?: number;
+	catchUp?: boolean;
+	catchUpIntervalMinutes?: number;
 }
 
 export class VirtualMailboxTrigger implements INodeType {
@@ -130,6 +135,27 @@ export class VirtualMailboxTrigger implements INodeType {
 						default: false,
 						description:
 							"Whether to also fetch the full record behind the delivery and add it to the item: the mail item (new mail, open update), the scan's summary (scan update) or the shipment",
+					},
+					{
+						displayName: 'Catch Up After Downtime',
+						name: 'catchUp',
+						type: 'boolean',
+						default: true,
+						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+						description:
+							'Whether to run, when the workflow is activated (every n8n start) and at the interval below, the new mail and scan or open completions that happened since the last one the trigger saw and that no delivery ran (the service never retries a delivery lost while n8n was down). Such items have caught_up: true. Each read is one list request per kind (mail, scans). The first activation runs nothing from before it; shipment updates and other scan statuses cannot be caught up.',
+					},
+					{
+						displayName: 'Catch-Up Interval (Minutes)',
+						name: 'catchUpIntervalMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 60,
+						displayOptions: {
+							show: { '@version': [{ _cnd: { gte: 2 } }], catchUp: [true] },
+						},
+						description:
+							'Also catch up this often while the workflow is active (a webhook process down while n8n runs), 0 for only at activation. Each time: one list request per kind, so at 60 about 24 to 48 requests a day, and one execution when deliveries arrived meanwhile (its already-run items are dropped, so it may end with none).',
 					},
 					downloadFileOption(
 						"Whether to download the file behind the delivery's pre-signed link (scan PDF, opened contents, envelope photo) as binary data, since links expire 3 days after delivery",
@@ -243,6 +269,15 @@ export class VirtualMailboxTrigger implements INodeType {
 	};
 
 	/**
+	 * Catching up on what never reached the webhook (catchUp.ts): n8n runs this on every activation,
+	 * on the leader main only; it emits the events no delivery ran, which execute() claims like
+	 * deliveries.
+	 */
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return await startCatchingUp.call(this, sleep);
+	}
+
+	/**
 	 * Runs inside the execution a delivery started (n8n calls a trigger's execute() with the items
 	 * its webhook returned): in queue mode on the worker, where n8n's database-backed deduplication
 	 * store is reachable, which it is not from webhook(). A delivery already claimed by another
@@ -252,8 +287,11 @@ export class VirtualMailboxTrigger implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const options = this.getNodeParameter('options', 0, {}) as Options;
-		// Test deliveries, manual runs and retries of a failed execution run as asked.
-		if (this.getMode() !== 'webhook' || options.duplicateWindowMinutes === 0) return [items];
+		// Test deliveries, manual runs and retries of a failed execution run as asked; deliveries
+		// (webhook) and caught-up events (trigger, catchUp.ts) claim theirs.
+		const mode = this.getMode();
+		if ((mode !== 'webhook' && mode !== 'trigger') || options.duplicateWindowMinutes === 0)
+			return [items];
 		const helpers = this.helpers;
 		// An n8n without the store (or part of it) runs every execution.
 		if (

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
 import { claimQueues } from '../shared/state/claimQueues';
+import { canonicalScanStatus } from '../shared/values';
 import { detectEvent, EVENTS, identityOf } from './events';
 
 /**
@@ -496,6 +497,7 @@ const ADDED_FIELDS = new Set([
 	'shipment_error',
 	'download_error',
 	'enrichment_error',
+	'caught_up',
 ]);
 
 /**
@@ -503,7 +505,9 @@ const ADDED_FIELDS = new Set([
  * the item is the delivery, so a `delivery` field there is one the sender put in, read like any
  * other field. Version 2 outputs the REST shape, a function of the delivery: copies of a delivery
  * give the same item, so the key is its resource and a digest of its content (the delivery as
- * sent, when included, counts as content; pre-signed links and the message text do not).
+ * sent, when included, counts as content; pre-signed links and the message text do not), except
+ * for new mail (its id) and a completed scan or open request (its id and COMPLETED): a caught-up
+ * item (catchUp.ts) has the REST list's content, not the delivery's, and must claim the same key.
  */
 export function claimKeyOf(json: IDataObject, typeVersion: number): string | undefined {
 	if (typeVersion < 2) return deliveryKeyOf(json);
@@ -515,7 +519,16 @@ export function claimKeyOf(json: IDataObject, typeVersion: number): string | und
 		json.id === null
 	)
 		return undefined;
-	const status = String((event === 'new-mail' ? json.mail_status : json.status) ?? '');
+	// The events the catch-up can read after the fact (catchUp.ts) are keyed on what the delivery
+	// and the REST list share: a mail item arrives once; a scan or open request completes (again
+	// only after a restore). A caught-up item and its delivery then claim the same key.
+	if (event === 'new-mail') return `new-mail:${String(json.id)}`;
+	const status = String(json.status ?? '');
+	if (
+		(event === 'scan-update' || event === 'open-update') &&
+		canonicalScanStatus(status) === 'COMPLETED'
+	)
+		return `${event}:${String(json.id)}|COMPLETED`;
 	return `${event}:${String(json.id)}|${status}#${contentDigest(json)}`;
 }
 

@@ -577,6 +577,94 @@ export async function runPoll({
 	return { result, staticData: workflow.staticData };
 }
 
+/**
+ * The items an execution n8n starts with `data` (a delivery's or an emit's) passes on from the
+ * trigger node: WorkflowExecute in `mode` over a stack holding the trigger with that data, as
+ * n8n's WorkflowRunner does (the trigger's execute() runs first).
+ */
+async function runStartedExecution(workflow, node, additionalData, mode, data) {
+	const runExecutionData = {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			nodeExecutionStack: [{ node, data: { main: data }, source: null }],
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	};
+	const run = await new core.WorkflowExecute(
+		additionalData,
+		mode,
+		runExecutionData,
+	).processRunExecutionData(workflow);
+	const task = run.data.resultData.runData[node.name]?.[0];
+	if (task?.error ?? run.data.resultData.error) throw task?.error ?? run.data.resultData.error;
+	return task?.data?.main?.[0] ?? [];
+}
+
+/**
+ * A trigger node's trigger() as n8n's ActiveWorkflowManager runs it at activation (TriggerContext
+ * in `mode`, `activation`), the static data the caller's (n8n saves it after activation and on
+ * each emit). Each emit starts an execution as n8n does (runStartedExecution, mode "trigger");
+ * `executions` holds, per emit, the items the trigger passed on. Returns after trigger() did;
+ * `close()` is n8n's deactivation; `settled()` waits for the executions started so far.
+ */
+export async function startTrigger({
+	parameters,
+	credentials = DEFAULT_CREDENTIALS,
+	staticData = {},
+	workflowId = 'wf-deliveries',
+	typeVersion = 2,
+	mode = 'trigger',
+	activation = 'init',
+	node: nodeIdentity,
+}) {
+	const loader = await loadPackage();
+	const { workflow, node, additionalData } = buildWorkflow(loader, {
+		parameters,
+		type: TYPES.trigger,
+		typeVersion,
+		credentials,
+		staticData,
+		workflowId,
+		node: nodeIdentity,
+	});
+	const emitted = [];
+	const executions = [];
+	const failures = [];
+	const started = [];
+	const emit = (data) => {
+		emitted.push(data[0].map((item) => item.json));
+		const execution = runStartedExecution(workflow, node, additionalData, 'trigger', data).then(
+			(items) => executions.push(items.map((item) => item.json)),
+		);
+		started.push(execution);
+	};
+	const context = new core.TriggerContext(
+		workflow,
+		node,
+		additionalData,
+		mode,
+		activation,
+		emit,
+		(error) => failures.push(error),
+		(error) => failures.push(error),
+	);
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const response = (await nodeType.trigger.call(context)) ?? {};
+	return {
+		response,
+		emitted,
+		executions,
+		failures,
+		staticData: workflow.staticData,
+		close: async () => await response.closeFunction?.(),
+		settled: async () => await Promise.all(started),
+	};
+}
+
 export class FakeResponse {
 	constructor() {
 		this.statusCode = 200;

@@ -337,14 +337,15 @@ describe("the claim protocol (pure, against a model of n8n's store shared by sim
 		expect(deliveryKeyOf({ foo: 1 })).toBeUndefined();
 	});
 
-	test("an item's claim key by node version: version 2 reads the REST item's content, versions 1 and 1.1 the item itself", () => {
+	test("an item's claim key by node version: version 2 keys new mail on its id, a completion on its scan id, other updates on their REST content; versions 1 and 1.1 the item itself", () => {
 		const sent = { ...payloads['new-mail'], delivery: { carrier: 'USPS' } };
 		const key = deliveryKeyOf({ event: 'new-mail', ...sent });
 		expect(key).toMatch(/^new-mail:/);
 		// At 1 and 1.1 the item is the delivery; its object field `delivery` is just a field.
 		for (const version of [1, 1.1])
 			expect(claimKeyOf({ event: 'new-mail', ...sent }, version)).toBe(key);
-		// At 2 the item is the REST shape: its content, without links, message and what the trigger added.
+		// At 2 new mail is one event per mail item: its delivery and the catch-up's list entry (other
+		// fields, links and content) claim the same key.
 		const rest = {
 			event: 'new-mail',
 			id: '1001',
@@ -354,23 +355,45 @@ describe("the claim protocol (pure, against a model of n8n's store shared by sim
 			envelope_image_url: 'https://x/1?sig=a',
 			message: 'a',
 		};
-		const restKey = claimKeyOf(rest, 2);
-		expect(restKey).toMatch(/^new-mail:1001\|inbox#/);
+		expect(claimKeyOf(rest, 2)).toBe('new-mail:1001');
 		expect(
 			claimKeyOf(
-				{
-					...rest,
-					envelope_image_url: 'https://x/1?sig=b',
-					message: 'b',
-					mail_item: { id: '1001' },
-				},
+				{ event: 'new-mail', id: '1001', is_read: false, folder_id: null, caught_up: true },
 				2,
 			),
-		).toBe(restKey);
-		expect(claimKeyOf({ ...rest, sender_name: 'Chase Bank' }, 2)).not.toBe(restKey);
+		).toBe('new-mail:1001');
+		// A completed scan or open request: its id and COMPLETED, whatever else the item carries.
+		const scan = {
+			event: 'scan-update',
+			id: '5ca0',
+			mail_id: '1001',
+			type: 'SCAN_REQUEST',
+			status: 'COMPLETED',
+			label: 'Bill',
+			summary: ['Due 12 Dec'],
+		};
+		expect(claimKeyOf(scan, 2)).toBe('scan-update:5ca0|COMPLETED');
+		expect(claimKeyOf({ ...scan, summary: null, created_at: 'x', caught_up: true }, 2)).toBe(
+			'scan-update:5ca0|COMPLETED',
+		);
+		expect(claimKeyOf({ ...scan, event: 'open-update' }, 2)).toBe('open-update:5ca0|COMPLETED');
+		// Other statuses and shipments: their REST content, without links, message and what the trigger added.
+		const inProcess = { ...scan, status: 'IN_PROCESS', scan_result_url: 'https://x/1?sig=a' };
+		const inProcessKey = claimKeyOf(inProcess, 2);
+		expect(inProcessKey).toMatch(/^scan-update:5ca0\|IN_PROCESS#/);
 		expect(
-			claimKeyOf({ ...rest, delivery: { ...payloads['new-mail'], image_url: 'https://x/2' } }, 2),
-		).toBe(claimKeyOf({ ...rest, delivery: payloads['new-mail'] }, 2));
+			claimKeyOf(
+				{ ...inProcess, scan_result_url: 'https://x/1?sig=b', message: 'b', scan_summary: {} },
+				2,
+			),
+		).toBe(inProcessKey);
+		expect(claimKeyOf({ ...inProcess, label: 'Other' }, 2)).not.toBe(inProcessKey);
+		expect(
+			claimKeyOf(
+				{ ...inProcess, delivery: { ...payloads['scan-update'], scan_result_url: 'https://x/2' } },
+				2,
+			),
+		).toBe(claimKeyOf({ ...inProcess, delivery: payloads['scan-update'] }, 2));
 		expect(claimKeyOf({ event: 'new-mail' }, 2)).toBeUndefined();
 		expect(claimKeyOf({ event: 'other', id: '1' }, 2)).toBeUndefined();
 	});

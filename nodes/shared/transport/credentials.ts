@@ -3,6 +3,7 @@ import type {
 	IHookFunctions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -17,7 +18,8 @@ export type ApiContext =
 	| ILoadOptionsFunctions
 	| IHookFunctions
 	| IWebhookFunctions
-	| IPollFunctions;
+	| IPollFunctions
+	| ITriggerFunctions;
 
 export interface VirtualMailboxCredentials {
 	environment?: Environment;

@@ -1,0 +1,403 @@
+import { createHash } from 'crypto';
+import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, PAGE_SIZE_MAX } from '../shared/constants';
+import { canonicalRecord, canonicalScanType } from '../shared/values';
+import {
+	apiRequest,
+	baseUrlOf,
+	getApiCredentials,
+	getPage,
+	type Page,
+	type Query,
+} from '../shared/transport';
+
+/**
+ * Catching up (docs/webhook-trigger.md, "Across downtime"). The service never retries a delivery,
+ * so what happens while n8n (or a webhook process) is down never reaches the webhook. n8n runs a
+ * trigger node's trigger() on every activation (each start, each leader takeover, each publish),
+ * on the leader main only; the trigger then reads what happened since the last event it saw and
+ * emits what no delivery ran. Two kinds can be read after the fact: new mail (GET /v1/mails,
+ * newest first, with arrival dates) and scan or open completions (GET /v1/scans, status
+ * completed, with status_updated_at); shipment updates and other scan statuses cannot.
+ *
+ * Exactly once: each item emitted here is claimed by the execution it starts (execute(), mode
+ * "trigger") with the same claim and the same key as a delivery of the same event (claims.ts,
+ * claimKeyOf: the mail id for new mail, the scan id and its completion for scans), so an event
+ * runs once whether it came by delivery, by catch-up or both. The state below only keeps the
+ * reads short and makes the first activation emit nothing from before it.
+ *
+ * Each kind keeps a floor (arrival or completion time) and the ids above it it has seen. Every
+ * item listed above the floor and not seen is an event that happened after the first activation
+ * (the priming saw everything above its floor), so emitting it is never wrong; the claim drops
+ * the ones a delivery already ran. Reads stop at the first page with nothing unseen: idle, one
+ * request per kind.
+ */
+export const catchUpPolicy = {
+	/** Items per list request (the API's maximum). */
+	pageSize: PAGE_SIZE_MAX,
+	/** Pages one kind reads at most in one catch-up, while each page still holds unseen items. */
+	maxPages: 10,
+	/** Items older than this below the newest seen are below the floor (mail logged late by the mailroom). */
+	lateWindowMs: 72 * 60 * 60 * 1000,
+	/** Ids each kind remembers above its floor; the floor rises past the ones dropped. */
+	maxSeen: 1_000,
+	/** How long activation waits for the first catch-up (n8n saves the state once activation ends). */
+	activationWaitMs: 10_000,
+	/** The shortest interval between catch-ups while the workflow is active. */
+	minIntervalMinutes: 1,
+	/** A minute, in ms (the model and unit tests shorten it). */
+	minuteMs: 60_000,
+};
+
+export type CatchUpKind = 'mail' | 'scans';
+
+/** One kind's part of the state: nothing at or below `floor` (ms) is emitted; `seen`: id → ms above it. */
+export interface KindState extends IDataObject {
+	floor: number | null;
+	seen: Record<string, number>;
+}
+
+/** The catch-up's state, in the trigger node's static data under `catchUp`. */
+export interface CatchUpState extends IDataObject {
+	/** Node id, server and credential id the state belongs to; another one primes. */
+	fingerprint?: string;
+	/** Digest of the API key; another key of the same account (GET /v1/account) keeps the state. */
+	keyDigest?: string;
+	/** Digest of the account id GET /v1/account named. */
+	accountId?: string;
+	mail?: KindState;
+	scans?: KindState;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/** Pure: when a listed record happened: a mail item's arrival, a scan's completion. NaN if unknown. */
+export function timeOf(kind: CatchUpKind, record: IDataObject): number {
+	return Date.parse(
+		String(
+			(kind === 'mail' ? record.arrival_date : (record.status_updated_at ?? record.updated_at)) ??
+				'',
+		),
+	);
+}
+
+/** Pure: the id a kind remembers: the mail id; for a scan its id and completion (a restored scan completes again). */
+export function seenIdOf(kind: CatchUpKind, record: IDataObject): string {
+	return kind === 'mail'
+		? String(record.id)
+		: `${String(record.id)}@${String(record.status_updated_at ?? record.updated_at ?? '')}`;
+}
+
+/**
+ * Pure: one page of a kind read newest first, against its state: `unseen` the records above the
+ * floor not seen before, `listed` the dated ones above the floor, `reachedFloor` whether the page
+ * went down to the floor (mail only: the scan list is ordered by creation, not completion).
+ */
+export function examinePage(
+	kind: CatchUpKind,
+	records: IDataObject[],
+	state: KindState,
+): { unseen: IDataObject[]; listed: IDataObject[]; reachedFloor: boolean } {
+	const unseen: IDataObject[] = [];
+	const listed: IDataObject[] = [];
+	let reachedFloor = false;
+	for (const record of records) {
+		const at = timeOf(kind, record);
+		if (Number.isNaN(at)) continue; // undated: no place above or below the floor, never emitted
+		if (state.floor !== null && at <= state.floor) {
+			if (kind === 'mail') {
+				reachedFloor = true;
+				break;
+			}
+			continue;
+		}
+		listed.push(record);
+		if (!(seenIdOf(kind, record) in state.seen)) unseen.push(record);
+	}
+	return { unseen, listed, reachedFloor };
+}
+
+/**
+ * Pure: the state after a read: `listed` seen, the floor raised to the newest less the late
+ * window and past what the cap drops (never lowered), the ids at or below it forgotten.
+ * `lowestRead`: at priming, the oldest record a read that stopped early reached (what lies below
+ * it was not seen, so it goes below the floor).
+ */
+export function advance(
+	kind: CatchUpKind,
+	state: KindState,
+	listed: IDataObject[],
+	lowestRead?: number,
+): KindState {
+	const seen: Record<string, number> = { ...state.seen };
+	for (const record of listed) seen[seenIdOf(kind, record)] = timeOf(kind, record);
+	const newestFirst = Object.entries(seen).sort((a, b) => b[1] - a[1]);
+	let floor = state.floor;
+	const raise = (to: number | undefined) => {
+		if (to !== undefined && !Number.isNaN(to) && (floor === null || to > floor)) floor = to;
+	};
+	if (newestFirst.length) raise(newestFirst[0][1] - catchUpPolicy.lateWindowMs);
+	if (newestFirst.length > catchUpPolicy.maxSeen) raise(newestFirst[catchUpPolicy.maxSeen][1]);
+	raise(lowestRead);
+	const kept: Record<string, number> = {};
+	for (const [id, at] of newestFirst) if (floor === null || at > floor) kept[id] = at;
+	return { floor, seen: kept };
+}
+
+/**
+ * Pure: the resources whose delivery this node's webhook recorded (deliveries.ts keeps
+ * `<event>:<id>|<status>#<digest>` in the same static data), as the catch-up names them: the mail
+ * id, or the scan id of a completion. What the last save held only (a fast filter; the claim decides).
+ */
+export function deliveredOf(staticData: IDataObject): Set<string> {
+	const delivered = new Set<string>();
+	const seen = staticData.seen;
+	if (!seen || typeof seen !== 'object') return delivered;
+	for (const key of Object.keys(seen)) {
+		const match = /^(new-mail|scan-update|open-update):([^|]*)\|([^#]*)/.exec(key);
+		if (!match) continue;
+		if (match[1] === 'new-mail') delivered.add(`mail:${match[2]}`);
+		else if (match[3].toUpperCase() === 'COMPLETED') delivered.add(`scan:${match[2]}`);
+	}
+	return delivered;
+}
+
+/**
+ * Pure: a listed record as the trigger's item at version 2 (restShape.ts's REST shape), marked as
+ * caught up: its enums in the canonical form every node outputs (shared/values.ts), a scan's
+ * id, mail id, type and status first, as a delivered scan update's.
+ */
+export function caughtUpItem(kind: CatchUpKind, record: IDataObject): IDataObject {
+	if (kind === 'mail')
+		return { event: 'new-mail', ...canonicalRecord(record, 'mail'), caught_up: true };
+	const { id, mail_id, type, status, ...others } = canonicalRecord(record, 'scan');
+	return {
+		event: scanTypeOf(record) === 'open' ? 'open-update' : 'scan-update',
+		id,
+		mail_id,
+		type,
+		status,
+		...others,
+		caught_up: true,
+	};
+}
+
+/** What one catch-up reads: the kinds the selected events cover, and the scan types. */
+export function kindsOf(events: string[]): { mail: boolean; scanTypes: string[] } {
+	return {
+		mail: events.includes('new-mail'),
+		scanTypes: [
+			...(events.includes('scan-update') ? ['scan'] : []),
+			...(events.includes('open-update') ? ['open'] : []),
+		],
+	};
+}
+
+/**
+ * The state's owner: the node, the server and the credential. Another one starts over (primes):
+ * a copied node, another server or another credential never replays the first one's history.
+ */
+async function ownState(ctx: ITriggerFunctions, state: CatchUpState): Promise<void> {
+	const credentials = await getApiCredentials.call(ctx);
+	const fingerprint = JSON.stringify([
+		ctx.getNode().id,
+		baseUrlOf(credentials).toLowerCase(),
+		ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '',
+	]);
+	const keyDigest = digest(String(credentials.apiKey ?? '').trim());
+	const accountId = async () => {
+		const account = (await apiRequest.call(ctx, 'GET', '/v1/account')) as IDataObject;
+		return account?.id === undefined || account?.id === null ? '' : digest(String(account.id));
+	};
+	if (state.fingerprint !== fingerprint) {
+		for (const field of Object.keys(state)) delete state[field];
+		Object.assign(state, { fingerprint, keyDigest, accountId: await accountId() });
+	} else if (state.keyDigest !== keyDigest) {
+		// A new API key: the same account goes on (a rotation), another one starts over.
+		const id = await accountId();
+		if (id !== state.accountId) {
+			for (const field of Object.keys(state)) delete state[field];
+			Object.assign(state, { fingerprint, accountId: id });
+		}
+		state.keyDigest = keyDigest;
+	}
+}
+
+/**
+ * One kind's read: the first page always; the next while the page held unseen records, the list
+ * goes on and (mail) the floor is not reached, up to maxPages. Priming reads one page.
+ */
+async function readKind(
+	ctx: ITriggerFunctions,
+	kind: CatchUpKind,
+	query: Query,
+	state: KindState | undefined,
+	stats: CatchUpStats,
+): Promise<{ next: KindState; unseen: IDataObject[] }> {
+	const path = kind === 'mail' ? '/v1/mails' : '/v1/scans';
+	const current: KindState = state ?? { floor: null, seen: {} };
+	const unseen: IDataObject[] = [];
+	const listed: IDataObject[] = [];
+	let cursor: string | undefined;
+	let lowestRead: number | undefined;
+	for (let pages = 0; pages < catchUpPolicy.maxPages; pages++) {
+		const page: Page = await getPage(ctx, path, query, catchUpPolicy.pageSize, cursor);
+		stats.requests++;
+		const found = examinePage(kind, page.data, current);
+		listed.push(...found.listed);
+		unseen.push(...found.unseen);
+		const times = page.data.map((record) => timeOf(kind, record)).filter((t) => !Number.isNaN(t));
+		const more = Boolean(page.next_cursor) && !found.reachedFloor;
+		if (!state) {
+			// Priming: one page. A mail list that goes on below it is not seen: its floor goes up to it.
+			if (kind === 'mail' && more && times.length) lowestRead = Math.min(...times);
+			// Scans are listed by creation: a completion not read now may be older than the ones read.
+			if (kind === 'scans') lowestRead = Math.max(...times, Number.NEGATIVE_INFINITY);
+			break;
+		}
+		if (!more || found.unseen.length === 0) break;
+		cursor = page.next_cursor ?? undefined;
+	}
+	const next = advance(
+		kind,
+		current,
+		listed,
+		lowestRead === Number.NEGATIVE_INFINITY ? undefined : lowestRead,
+	);
+	return { next, unseen: state ? unseen : [] };
+}
+
+/** Requests and what they found, for the log line and the tests. */
+export interface CatchUpStats {
+	requests: number;
+	primed: CatchUpKind[];
+}
+
+/**
+ * One catch-up: reads each selected kind and returns the items to emit, oldest first, the state
+ * advanced in place. A kind without state primes (records where it stands, emits nothing). What
+ * the webhook's static data shows as delivered is left out (the claim would drop it anyway).
+ */
+export async function catchUp(
+	this: ITriggerFunctions,
+	state: CatchUpState,
+	events: string[],
+	delivered: Set<string>,
+): Promise<{ items: IDataObject[]; stats: CatchUpStats }> {
+	const stats: CatchUpStats = { requests: 0, primed: [] };
+	await ownState(this, state);
+	const { mail, scanTypes } = kindsOf(events);
+	const found: Array<{ kind: CatchUpKind; record: IDataObject }> = [];
+	const read = async (kind: CatchUpKind, query: Query) => {
+		const before = state[kind];
+		if (!before) stats.primed.push(kind);
+		const { next, unseen } = await readKind(this, kind, query, before, stats);
+		state[kind] = next;
+		for (const record of unseen) found.push({ kind, record });
+	};
+	if (mail) await read('mail', { sort: 'newest' });
+	if (scanTypes.length)
+		await read('scans', { status: ['completed'], type: scanTypes, sort: 'newest' });
+	const items = found
+		.filter(
+			({ kind, record }) => !delivered.has(`${kind === 'mail' ? 'mail' : 'scan'}:${record.id}`),
+		)
+		.filter(({ kind, record }) => kind === 'mail' || scanTypes.includes(scanTypeOf(record)))
+		.sort((a, b) => timeOf(a.kind, a.record) - timeOf(b.kind, b.record))
+		.map(({ kind, record }) => caughtUpItem(kind, record));
+	return { items, stats };
+}
+
+const scanTypeOf = (record: IDataObject) =>
+	canonicalScanType(record.type) === 'UNBOXING_REQUEST' ? 'open' : 'scan';
+
+/** The catch-up's options (the trigger's Options collection). */
+export interface CatchUpOptions {
+	catchUp?: boolean;
+	catchUpIntervalMinutes?: number;
+	duplicateWindowMinutes?: number;
+}
+
+/** How often the interval loop looks whether it was closed (a sleep n8n cannot cancel). */
+const CLOSE_CHECK_MS = 5_000;
+
+/**
+ * The trigger's trigger(): a catch-up at activation (activation waits for it up to
+ * activationWaitMs, so that n8n saves its state when activation ends), then one every interval
+ * while active. One runs at a time. A catch-up that fails changes no state and is reported as a
+ * failed execution (saveFailedExecution) and in the log; the next one reads the same again.
+ * Returns the close function. Nothing runs in manual mode (no state is kept for test runs), at
+ * node versions before 2 (their items are the delivery as sent), with Catch Up off, or with a
+ * Duplicate Window of 0 (no claim then tells a caught-up event from its delivery).
+ */
+export async function startCatchingUp(
+	this: ITriggerFunctions,
+	sleep: (ms: number) => Promise<void>,
+): Promise<{ closeFunction?: () => Promise<void> }> {
+	const options = this.getNodeParameter('options', {}) as CatchUpOptions;
+	if (
+		this.getMode() === 'manual' ||
+		this.getNode().typeVersion < 2 ||
+		options.catchUp === false ||
+		options.duplicateWindowMinutes === 0
+	)
+		return {};
+	const events = this.getNodeParameter('events', []) as string[];
+	const { mail, scanTypes } = kindsOf(events);
+	if (!mail && scanTypes.length === 0) return {};
+	const intervalMinutes = options.catchUpIntervalMinutes ?? 60;
+	const staticData = this.getWorkflowStaticData('node');
+	let closed = false;
+	let running: Promise<void> | undefined;
+	const once = async () => {
+		const state = (staticData.catchUp ?? {}) as CatchUpState;
+		// Worked on a copy: a catch-up that fails leaves the saved state as it was.
+		const draft = JSON.parse(JSON.stringify(state)) as CatchUpState;
+		try {
+			const { items, stats } = await catchUp.call(this, draft, events, deliveredOf(staticData));
+			if (closed) return;
+			staticData.catchUp = draft;
+			this.logger.debug(
+				`Virtual Mailbox Trigger caught up: ${items.length} event(s), ${stats.requests} request(s)${stats.primed.length ? `, primed ${stats.primed.join(', ')}` : ''}`,
+			);
+			if (items.length) this.emit([items.map((json) => ({ json }))]);
+		} catch (error) {
+			if (closed) return;
+			this.logger.warn(
+				`Virtual Mailbox Trigger could not catch up (the next activation or interval reads the same again): ${(error as Error).message}`,
+			);
+			// n8n 1.x before saveFailedExecution existed: the log line above only.
+			if (typeof this.saveFailedExecution === 'function')
+				this.saveFailedExecution(
+					error instanceof NodeApiError || error instanceof NodeOperationError
+						? error
+						: new NodeOperationError(this.getNode(), error as Error),
+				);
+		}
+	};
+	const run = async () => {
+		if (running) return await running;
+		running = once().finally(() => (running = undefined));
+		return await running;
+	};
+	await Promise.race([run(), sleep(catchUpPolicy.activationWaitMs)]);
+	if (intervalMinutes > 0) {
+		const everyMs =
+			Math.max(catchUpPolicy.minIntervalMinutes, intervalMinutes) * catchUpPolicy.minuteMs;
+		void (async () => {
+			while (!closed) {
+				const due = Date.now() + everyMs;
+				while (!closed && Date.now() < due)
+					await sleep(Math.min(CLOSE_CHECK_MS, Math.max(1, due - Date.now())));
+				if (!closed) await run();
+			}
+		})();
+	}
+	return {
+		closeFunction: async () => {
+			closed = true;
+		},
+	};
+}

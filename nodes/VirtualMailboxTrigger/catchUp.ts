@@ -368,13 +368,17 @@ export async function startCatchingUp(
 			this.logger.warn(
 				`Virtual Mailbox Trigger could not catch up (the next activation or interval reads the same again): ${(error as Error).message}`,
 			);
-			// n8n 1.x before saveFailedExecution existed: the log line above only.
-			if (typeof this.saveFailedExecution === 'function')
+			// Shown in the executions list; an n8n whose trigger context has none (older 1.x throws
+			// "not available") keeps the log line above only.
+			try {
 				this.saveFailedExecution(
 					error instanceof NodeApiError || error instanceof NodeOperationError
 						? error
 						: new NodeOperationError(this.getNode(), error as Error),
 				);
+			} catch {
+				// logged above
+			}
 		}
 	};
 	const run = async () => {

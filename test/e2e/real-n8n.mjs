@@ -14,6 +14,8 @@ const PACKAGE = 'n8n-nodes-virtual-mailbox';
 export const OWNER = { email: 'owner@vmb.local', password: 'Simulator-Passw0rd!' };
 /** require() from inside the runtime's own node_modules (bcryptjs, flatted ship with n8n). */
 const runtimeRequire = (id) => createRequire(path.join(describeRuntime().dir, 'package.json'))(id);
+runtimeRequire.resolve = (id) =>
+	createRequire(path.join(describeRuntime().dir, 'package.json')).resolve(id);
 
 // A port handed out here is free when asked, but the process it is for may bind it only later:
 // never hand it out twice, or a cluster's worker and another process's task broker can meet on it.
@@ -179,13 +181,15 @@ export async function startN8n({
 		await cli(['import:workflow', `--input=${file}`]);
 		// Import deactivates; activation takes effect at the start below (--activeState needs queue
 		// mode). n8n 2.x publishes a workflow; 1.x sets it active.
-		for (const workflow of workflows.filter((w) => w.active)) {
-			await cli(
-				runtime.major >= 2
-					? ['publish:workflow', `--id=${workflow.id}`]
-					: ['update:workflow', `--id=${workflow.id}`, '--active=true'],
-			);
-		}
+		const active = workflows.filter((w) => w.active).map((w) => w.id);
+		if (runtime.major >= 2 && env.DB_TYPE === 'sqlite') await publishImported(runtime, env, active);
+		else
+			for (const id of active)
+				await cli(
+					runtime.major >= 2
+						? ['publish:workflow', `--id=${id}`]
+						: ['update:workflow', `--id=${id}`, '--active=true'],
+				);
 	}
 	const output = [];
 	// nodeArgs: flags for n8n's own Node process, such as --cpu-prof when profiling.
@@ -275,6 +279,36 @@ export async function startN8n({
 		throw new Error(`${error.message}\n--- n8n output ---\n${output.join('').slice(-6000)}`);
 	}
 	return instance;
+}
+
+/**
+ * n8n 2.x's `publish:workflow --id=<id>` for every id at once: the same update its
+ * WorkflowRepository.publishVersion makes (the imported version, which import recorded in
+ * workflow_history, becomes the active one), in the instance's SQLite database. The CLI would start
+ * n8n once per workflow: 5-10 s each on a 2-core machine, a minute and more for the larger suites.
+ * (Queue mode's Postgres keeps the CLI.)
+ */
+async function publishImported(runtime, env, ids) {
+	if (!ids.length) return;
+	const sql = `UPDATE workflow_entity SET active = true, "activeVersionId" = "versionId"
+		WHERE id = ?1 AND "isArchived" = false
+		AND EXISTS (SELECT 1 FROM workflow_history h WHERE h."workflowId" = ?1 AND h."versionId" = workflow_entity."versionId")`;
+	// n8n's sqlite3 is built for the runtime's Node, so the update runs there.
+	const script = `const sqlite3 = require(${JSON.stringify(runtimeRequire.resolve('sqlite3'))});
+const db = new sqlite3.Database(process.argv[1]);
+const ids = JSON.parse(process.argv[2]);
+const next = (i) => i === ids.length ? db.close() : db.run(process.argv[3], [ids[i]], function (error) {
+	if (error || this.changes !== 1) { console.error('publishing workflow ' + ids[i] + ': ' + (error?.message ?? 'not imported')); process.exit(1); }
+	next(i + 1);
+});
+next(0);`;
+	await promisify(execFile)(runtime.node, [
+		'-e',
+		script,
+		path.join(env.N8N_USER_FOLDER, '.n8n', 'database.sqlite'),
+		JSON.stringify(ids),
+		sql,
+	]);
 }
 
 /** n8n 1.x: the owner account through POST /rest/owner/setup (only before one exists). */

@@ -23,6 +23,20 @@ import {
 	searchShipments,
 } from './methods/listSearch';
 
+/**
+ * Mail first, then the rest alphabetically: n8n's node panel lists a node's actions resource by
+ * resource in this order, and filing mail ("File mail by rules") is what most users come for.
+ */
+const RESOURCES = [
+	{ name: 'Mail', value: 'mail' },
+	{ name: 'Account', value: 'account' },
+	{ name: 'Address', value: 'address' },
+	{ name: 'Bank Account', value: 'bankAccount' },
+	{ name: 'Folder', value: 'folder' },
+	{ name: 'Scan', value: 'scan' },
+	{ name: 'Shipment', value: 'shipment' },
+];
+
 export class VirtualMailbox implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Virtual Mailbox',
@@ -49,15 +63,7 @@ export class VirtualMailbox implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Account', value: 'account' },
-					{ name: 'Address', value: 'address' },
-					{ name: 'Bank Account', value: 'bankAccount' },
-					{ name: 'Folder', value: 'folder' },
-					{ name: 'Mail', value: 'mail' },
-					{ name: 'Scan', value: 'scan' },
-					{ name: 'Shipment', value: 'shipment' },
-				],
+				options: RESOURCES,
 				default: 'mail',
 			},
 			...account.description,

@@ -201,6 +201,39 @@ test('the node creator finds the package by what a user wants to do: "folder", "
 	expect(found).toEqual({ folder: true, 'file mail': true, 'move to folder': true, PMB: true });
 }, 120_000);
 
+test('typing "file by rules", "file mail" or "rules" finds Virtual Mailbox, whose first actions include "File mail by rules"', async () => {
+	const creator = page.locator('[data-test-id="node-creator"]');
+	const actionNames = new Set(
+		ACTIONS_BY_RESOURCE.flatMap(([, actions]) => actions.map((a) => a.toLowerCase())),
+	);
+	const positions = {};
+	for (const words of ['file by rules', 'file mail', 'rules']) {
+		await page.goto(`${n8n.base}/workflow/${WORKFLOW.id}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+		await page.click('[data-test-id="node-creator-plus-button"]');
+		await page.keyboard.type(words);
+		await page.waitForTimeout(1500);
+		if (words === 'file by rules') await shot('node-creator-file-by-rules');
+		await creator.getByText('Virtual Mailbox', { exact: true }).first().click({ timeout: 15_000 });
+		await creator.getByText('File mail by rules', { exact: true }).waitFor({ timeout: 15_000 });
+		// The node's actions in screen order, as n8n lists them (resource by resource).
+		const shown = (
+			await creator.evaluate((root) =>
+				[...root.querySelectorAll('*')]
+					.filter((e) => e.children.length === 0)
+					.map((e) => e.textContent.trim().toLowerCase()),
+			)
+		).filter((text) => actionNames.has(text));
+		positions[words] = shown.indexOf('file mail by rules');
+		await page.keyboard.press('Escape');
+	}
+	console.log(`[editor] "File mail by rules" is action ${JSON.stringify(positions)} (from 0)`);
+	for (const position of Object.values(positions)) {
+		expect(position).toBeGreaterThanOrEqual(0);
+		expect(position).toBeLessThan(3);
+	}
+}, 180_000);
+
 test('with the dark theme the editor switches to the dark icon', async () => {
 	await page.emulateMedia({ colorScheme: 'dark' });
 	await page.evaluate(() => localStorage.setItem('N8N_THEME', 'dark'));

@@ -3,7 +3,11 @@ import * as workflow from 'n8n-workflow';
 
 import { MAIL_TYPES } from '../../../shared/constants';
 import { optionsOf } from '../../../shared/descriptions';
-import { canonicalMailType, canonicalScanStatus } from '../../../shared/values';
+import {
+	canonicalMailStatus,
+	canonicalMailType,
+	canonicalScanStatus,
+} from '../../../shared/values';
 
 // Pure: filing rules as the File by Rules operation's parameters hold them → checked rules, and
 // which rule a mail item's facts match. Tests call these directly.
@@ -469,7 +473,7 @@ export function factsOfItem(json: IDataObject): Facts {
 export interface MailState {
 	folderId?: string | null;
 	isRead?: boolean;
-	/** `mail_status` in lower case (`inbox`, `archived` …). */
+	/** `mail_status` in its canonical form (`inbox`, `archived` …). */
 	status?: string | null;
 }
 
@@ -494,10 +498,7 @@ export function stateOfMail(mail: IDataObject | undefined): MailState {
 		isRead: typeof mail.is_read === 'boolean' ? mail.is_read : undefined,
 		status:
 			typeof mail.mail_status === 'string'
-				? mail.mail_status
-						.trim()
-						.toLowerCase()
-						.replace(/[\s-]+/g, '_')
+				? String(canonicalMailStatus(mail.mail_status))
 				: undefined,
 	};
 }

@@ -25,6 +25,7 @@ export const LINE_DEPENDENT_UNIT_TESTS = [
 	'action-node-seams',
 	'trigger',
 	'trigger-claims',
+	'trigger-catch-up',
 	'webhook-trigger-seams',
 	'webhook-trigger-test-and-production',
 	'dev-samples.across-restarts',

@@ -8,6 +8,7 @@ import { mockApi, resetNock } from '../support/api.mjs';
 import { catchUpWorld, eventKeyOf } from '../support/catch-up-world.mjs';
 import { request } from '../support/webhooks.mjs';
 import {
+	CORE_MAJOR,
 	DEFAULT_CREDENTIALS,
 	dist,
 	processedData,
@@ -174,14 +175,17 @@ describe('the webhook trigger catches up at activation', () => {
 		expect(ran(await activate())).toEqual([late.key]);
 	});
 
-	test('a failed read is reported as a failed execution and changes nothing: the next activation catches up', async () => {
+	test('a failed read is reported as a failed execution (n8n 2.x; logged on 1.x) and changes nothing: the next activation catches up', async () => {
 		await activate();
 		const event = world.addMail();
 		world.failNext = 1;
 		const failed = await activate();
 		expect(failed.emitted).toEqual([]);
-		expect(failed.failures).toHaveLength(1);
-		expect(failed.failures[0].message).toMatch(/403|forbidden|permi/i);
+		// n8n-core 1.x's trigger context has no saveFailedExecution: the failure is logged only.
+		if (CORE_MAJOR >= 2) {
+			expect(failed.failures).toHaveLength(1);
+			expect(failed.failures[0].message).toMatch(/403|forbidden|permi/i);
+		} else expect(failed.failures).toEqual([]);
 		expect(ran(await activate())).toEqual([event.key]);
 	});
 

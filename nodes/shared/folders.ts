@@ -176,7 +176,8 @@ export async function listAllFolders(
 	this: IExecuteFunctions | ILoadOptionsFunctions,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
-	const body = await apiRequest.call(this, 'GET', '/v1/folders', { itemIndex });
+	// The provider's `{ data }` or a bare list (unwrapFolderList).
+	const body = await apiRequest.call(this, 'GET', '/v1/folders', { itemIndex, allowList: true });
 	const folders = unwrapFolderList(body);
 	if (!folders) {
 		throw new NodeOperationError(

@@ -8,6 +8,7 @@ import { ApiError } from './paging.mjs';
 import { Mailbox } from './mailbox.mjs';
 import { fail, problemBody } from './problems.mjs';
 import { WebhookSender } from './webhooks.mjs';
+import { Quirks } from './quirks.mjs';
 import { answerProblems, report, requestProblems } from '../support/conformance.mjs';
 import { OPERATIONS } from '../support/schemas.mjs';
 import accountRoutes from './routes/account.mjs';
@@ -64,11 +65,13 @@ export async function startSimulator({
 	const webhooks = new WebhookSender(mailbox, webhookSecret);
 	const requests = [];
 	const faults = [];
+	const quirks = new Quirks();
 	const reset = (options = {}) => {
 		mailbox.reset(options);
 		requests.length = 0;
 		webhooks.deliveries.length = 0;
 		faults.length = 0;
+		quirks.clear();
 		settings.latencyMs = 0;
 		settings.onRequest = undefined;
 		settings.unlistedValues = false;
@@ -95,7 +98,7 @@ export async function startSimulator({
 	const control = [];
 	const ctl = (method, path, handler) =>
 		control.push({ method, regex: pattern('/_control', path), handler });
-	const sections = { mailbox, accountId, webhooks, requests, faults, reset, info };
+	const sections = { mailbox, accountId, webhooks, requests, faults, quirks, reset, info };
 	for (const register of [
 		accountRoutes,
 		mailRoutes,
@@ -178,7 +181,15 @@ export async function startSimulator({
 			.end(content);
 	};
 
+	/** A quirked answer on the wire (quirks.mjs), in place of the API's. */
+	const send = (res, record, quirk, wire) => {
+		record.quirk = quirk.kind;
+		quirks.applied.push({ kind: quirk.kind, method: record.method, path: record.path });
+		res.writeHead(wire.status, wire.headers).end(wire.text);
+	};
 	const server = http.createServer(async (req, res) => {
+		// Ids a `longIds` quirk sent out come back long: read them as the simulator's own.
+		if (quirks.active) req.url = Quirks.readBack(req.url);
 		const url = new URL(req.url, mailbox.baseUrl);
 		try {
 			if (url.pathname.startsWith('/files/')) return serveFile(res, url);
@@ -191,7 +202,8 @@ export async function startSimulator({
 					})
 					.end(fs.readFileSync(MAILROOM_PAGE));
 			}
-			const raw = await readBody(req);
+			let raw = await readBody(req);
+			if (quirks.active && raw.length) raw = Buffer.from(Quirks.readBack(raw.toString('utf8')));
 			if (url.pathname.startsWith('/_control/')) {
 				const entry = control.find((c) => c.method === req.method && c.regex.test(url.pathname));
 				if (!entry) throw fail(404, `No control endpoint ${req.method} ${url.pathname}`);
@@ -246,6 +258,9 @@ export async function startSimulator({
 					return problem(req, url, res, error);
 				}
 			}
+			const quirk = quirks.pick(record);
+			const instead = quirk && Quirks.before(quirk);
+			if (instead) return send(res, record, quirk, instead);
 			if (key !== apiKey && key !== readOnlyKey)
 				throw fail(401, key ? 'The API key is invalid' : 'Missing bearer API key');
 			const entry = routes.find((r) => r.method === req.method && r.regex.test(url.pathname));
@@ -270,6 +285,7 @@ export async function startSimulator({
 			const [status, payload] =
 				Array.isArray(result) && typeof result[0] === 'number' ? result : [200, result];
 			checkAnswer(req, url, status, payload);
+			if (quirk) return send(res, record, quirk, Quirks.after(quirk, record, status, payload));
 			json(res, status, payload);
 		} catch (error) {
 			if (error instanceof ApiError) return problem(req, url, res, error);
@@ -294,6 +310,8 @@ export async function startSimulator({
 		changed: () => mailbox.changed(),
 		requests,
 		settings,
+		/** Answers as a real service behind real networks might (quirks.mjs; docs/simulator.md, "Quirks"). */
+		quirks,
 		deliveries: webhooks.deliveries,
 		reset,
 		close: () =>

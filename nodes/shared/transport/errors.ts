@@ -1,6 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { retryPolicy } from '../state/retryPolicy';
+
 /** Problem details body of the spec (every field optional here: servers and proxies vary). */
 export interface ProblemDetails {
 	type?: string;
@@ -20,6 +22,42 @@ const HINTS: Record<number, string> = {
 	409: 'The item is not in a state that allows this (for example cancelling a scan that is no longer in process).',
 	429: 'The rate limit was hit and retries ran out of time; run fewer items at once or add a Wait node.',
 };
+
+/** Where to look whether a write was done, by its path: the list or record that would show it. */
+const CHECKS: Array<[RegExp, string]> = [
+	[/^\/v1\/scans$/, "list the mail item's scans (Scan → Get Many, Mail ID filter)"],
+	[/^\/v1\/scans\//, 'get the scan (Scan → Get)'],
+	[/^\/v1\/sandbox\/scans\//, 'get the scan (Scan → Get)'],
+	[/^\/v1\/sandbox\/seed/, 'list the mail (Mail → Get Many, newest first)'],
+	[/^\/v1\/mails\//, 'get the mail item (Mail → Get)'],
+	[/^\/v1\/folders/, 'list the folders (Folder → Get Many)'],
+	[/^\/v1\/addresses/, 'list the addresses (Address → Get Many)'],
+	[/^\/v1\/bank-accounts/, 'list the bank accounts (Bank Account → Get Many)'],
+];
+
+/**
+ * Pure: the sentence for a write whose outcome is unknown (a gateway error, a timeout, an answer
+ * that is not the record): the service may already have acted, and where to check before a re-run.
+ */
+export function mayHaveActed(method: string, path: string): string {
+	const check = CHECKS.find(([pattern]) => pattern.test(path))?.[1] ?? 'look in the account';
+	return `Not retried: the service may already have acted on ${method} ${path}. Check first (${check}) before running it again, or it may be done twice.`;
+}
+
+/** Pure: a wait for people: "45 s", "12 min", "3 h", "2 days". */
+export function durationText(ms: number): string {
+	const s = Math.round(ms / 1000);
+	if (s < 120) return `${s} s`;
+	if (s < 2 * 3600) return `${Math.round(s / 60)} min`;
+	if (s < 2 * 86_400) return `${Math.round(s / 3600)} h`;
+	if (s < 3 * 365 * 86_400) return `${Math.round(s / 86_400)} days`;
+	return 'years';
+}
+
+/** Whether an error status leaves a write's outcome open: only a refusal (4xx but 408) proves it was not done. */
+export function writeOutcomeUnknown(method: string, status: number): boolean {
+	return method.toUpperCase() !== 'GET' && (status >= 500 || status === 408);
+}
 
 /** Replace every secret in every string of a value (deep), so errors cannot echo them. */
 export function redact<T>(value: T, secrets: readonly string[]): T {
@@ -110,6 +148,12 @@ export interface ErrorContext {
 	secrets: readonly string[];
 	/** Extra lines for a 401, such as a likely environment mismatch. */
 	authHint?: string;
+	/** Attempts made (the failing one included), once the request is given up. */
+	attempts?: number;
+	/** The wait the last answer asked for (its Retry-After), in milliseconds, when it gave one that parses. */
+	askedWaitMs?: number;
+	/** The raw Retry-After header of the last answer. */
+	retryAfter?: string;
 }
 
 /** An HTTP error response → NodeApiError carrying title, detail, field errors, code and request_id. */
@@ -131,7 +175,15 @@ export function problemError(
 			`${fieldError.field ?? '(body)'}: ${fieldError.message ?? 'invalid'}${fieldError.code ? ` (${fieldError.code})` : ''}`,
 		);
 	}
+	const writeUnknown = writeOutcomeUnknown(ctx.method, status);
+	// First line: what the user must know before running again.
+	if (writeUnknown) lines.unshift(mayHaveActed(ctx.method, ctx.path));
 	if (status === 401 && ctx.authHint) lines.push(ctx.authHint);
+	else if (status === 429 && ctx.askedWaitMs !== undefined) lines.push(waitHint(ctx));
+	else if (status === 429 && ctx.retryAfter !== undefined && ctx.attempts === 1)
+		lines.push(
+			`The API asked to wait with a Retry-After this node cannot read ("${String(ctx.retryAfter).slice(0, 40)}") and no retry was made; run fewer items at once or add a Wait node.`,
+		);
 	else if (HINTS[status]) lines.push(HINTS[status]);
 	lines.push(
 		`${ctx.method} ${ctx.path} → ${status}${problem.code ? ` ${problem.code}` : ''}${problem.request_id ? `, request_id ${problem.request_id}` : ''}`,
@@ -155,6 +207,16 @@ export function problemError(
 	return error;
 }
 
+/** A 429 whose Retry-After was too long to wait for: the wait asked named, and whether a retry ran. */
+function waitHint(ctx: ErrorContext): string {
+	const asked = `The API asked to wait ${durationText(ctx.askedWaitMs!)} (Retry-After: ${String(ctx.retryAfter).slice(0, 40)})`;
+	const retried =
+		(ctx.attempts ?? 1) > 1
+			? `after ${(ctx.attempts ?? 1) - 1} ${ctx.attempts === 2 ? 'retry' : 'retries'}`
+			: 'and no retry was made';
+	return `${asked}, longer than this node waits for a request (${durationText(retryPolicy.budgetMs)}), so it stopped ${retried}. Run the workflow again after that time, or add a Wait node before this one.`;
+}
+
 /** A network failure → NodeApiError without the request config (which holds the Authorization header). */
 export function networkError(
 	node: INode,
@@ -172,8 +234,8 @@ export function networkError(
 			? `Stopped waiting for the Virtual Mailbox API (${ctx.method} ${ctx.path}): the time allowed for it ran out`
 			: `Could not reach the Virtual Mailbox API (${ctx.method} ${ctx.path}): ${text}`,
 		description: stopped
-			? `${ctx.method === 'GET' ? 'Not retried: the time allowed ran out.' : 'The server may already have acted on it; check before running again.'}`
-			: `${code ? `${code}. ` : ''}${ctx.method === 'GET' ? 'The request was retried and kept failing.' : 'Not retried: the server may already have acted on it; check before running again.'}`,
+			? `${ctx.method === 'GET' ? 'Not retried: the time allowed ran out.' : mayHaveActed(ctx.method, ctx.path)}`
+			: `${code ? `${code}. ` : ''}${ctx.method === 'GET' ? 'The request was retried and kept failing.' : mayHaveActed(ctx.method, ctx.path)}`,
 		itemIndex: ctx.itemIndex,
 	});
 	error.context.code = code;

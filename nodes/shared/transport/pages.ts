@@ -26,6 +26,7 @@ export async function getPage(
 	const body = await apiRequest.call(ctx, 'GET', path, {
 		query: { ...query, limit, cursor },
 		itemIndex,
+		allowList: true,
 		...slot,
 	});
 	if (Array.isArray(body))

@@ -10,12 +10,19 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
 import { retryPolicy } from '../state/retryPolicy';
 import { type ApiContext, baseUrlOf, getApiCredentials } from './credentials';
-import { type ErrorContext, keyEnvironmentHint, networkError, problemError } from './errors';
+import {
+	type ErrorContext,
+	keyEnvironmentHint,
+	mayHaveActed,
+	networkError,
+	problemError,
+} from './errors';
 import { readCapped } from './body';
+import { describeReceived, isRecord, readBody, type Received, receivedText } from './answer';
 import { beforeDeadline, type Deadline, deadlineIn } from './deadline';
 import { buildUrl, type Query } from './query';
 import type { RequestPool } from './pool';
-import { nextDelay, type Failure } from './retry';
+import { nextDelay, parseRetryAfter, type Failure } from './retry';
 
 /** The body of a successful answer larger than retryPolicy.maxAnswerBytes (not read). */
 const TOO_LARGE: object = Object.freeze({ tooLarge: true });
@@ -32,12 +39,17 @@ export interface RequestOptions {
 	priority?: () => number;
 	/** Stops the request (and its retries) when it aborts: the caller no longer wants the answer. */
 	signal?: AbortSignal;
+	/** A JSON list is an acceptable answer too (a page of an older list shape). */
+	allowList?: boolean;
 }
 
 /**
  * The one place that talks HTTP to the API: base URL from the credential, bearer auth through
  * n8n, query encoding, retries (429 always; 5xx and network errors for GET only) and
- * problem details → NodeApiError. Returns the parsed body; an empty body gives `{}`.
+ * problem details → NodeApiError. Returns the parsed body (integers beyond 2^53 as strings of
+ * their digits). A success must be the JSON object asked for: anything else (a proxy's or login
+ * page, an empty body, a JSON string) is an error naming what came back; only a DELETE may answer
+ * with an empty body, which gives `{}`.
  */
 export async function apiRequest(
 	this: ApiContext,
@@ -75,7 +87,15 @@ export async function apiRequest(
 		type: CREDENTIAL_TYPE,
 		data: credentials as ICredentialDataDecryptedObject,
 	};
-	const response = await sendWithRetries(this, method, context, options, async () => {
+	let received: Received | undefined;
+	const check = (answer: IN8nHttpFullResponse, attempt: number) => {
+		const body = answer.body as unknown;
+		if (answer.statusCode >= 300 || body === TOO_LARGE) return undefined;
+		if ((body === '' || body === undefined) && method === 'DELETE') return undefined;
+		if (isRecord(body, options.allowList)) return undefined;
+		return notARecordError(this, answer.statusCode, body, received, context, attempt);
+	};
+	const response = await sendWithRetries(this, method, context, { ...options, check }, async () => {
 		// Each attempt, body included, ends within timeoutMs: n8n's own `timeout` only bounds silence.
 		// The body is read here as a stream, since n8n hands an action node's `abortSignal` over to
 		// the execution's own cancel signal: closing the stream is what ends a dribbling answer.
@@ -103,8 +123,18 @@ export async function apiRequest(
 				)) as IN8nHttpFullResponse;
 				const raw = await readCapped(answer.body, retryPolicy.maxAnswerBytes, deadline.signal);
 				// Too large: not retried (the same answer would come again); an error status keeps its status.
-				answer.body =
-					raw === undefined ? (answer.statusCode < 300 ? TOO_LARGE : '') : parsedBody(raw);
+				if (raw === undefined) {
+					answer.body = answer.statusCode < 300 ? TOO_LARGE : '';
+					return answer;
+				}
+				const read = readBody(raw);
+				answer.body = read.body;
+				received = describeReceived(
+					answer.statusCode,
+					headerOf(answer, 'content-type'),
+					read.text,
+					read.json,
+				);
 				return answer;
 			})(),
 		);
@@ -125,7 +155,41 @@ export async function apiRequest(
 			},
 		);
 	}
-	return (body === '' || body === null || body === undefined ? {} : body) as IDataObject;
+	// Anything but a record was refused by `check`; a DELETE's empty answer is the one exception.
+	return (body === '' || body === undefined ? {} : body) as IDataObject;
+}
+
+/**
+ * A success whose body is not the JSON record asked for: a captive proxy's or login page, an empty
+ * body, JSON of another kind. Named with what came back; a write says it may have been done.
+ * A read asks again as after a 5xx (a proxy's page is often passing); a write is never repeated.
+ */
+function notARecordError(
+	ctx: ApiContext,
+	status: number,
+	body: unknown,
+	received: Received | undefined,
+	context: ErrorContext,
+	attempts: number,
+): NodeApiError {
+	const what = received
+		? receivedText(received, body)
+		: `${typeof body === 'string' ? 'text' : `a JSON ${typeof body}`}`;
+	const lines = [
+		"A proxy, captive portal or login page may be answering in place of the API: check the credential's Base URL and the network between n8n and the API.",
+	];
+	if (context.method !== 'GET') lines.unshift(mayHaveActed(context.method, context.path));
+	else if (attempts > 1)
+		lines.push(`Asked ${attempts} times, with the same kind of answer each time.`);
+	lines.push(`${context.method} ${context.path} → ${status}`);
+	const error = new NodeApiError(ctx.getNode(), { message: `HTTP ${status}` } as JsonObject, {
+		message: `The Virtual Mailbox API answered ${context.method} ${context.path} with ${status} but not the JSON record expected: ${what}`,
+		description: lines.join('\n'),
+		httpCode: String(status),
+		itemIndex: context.itemIndex,
+	});
+	Object.assign(error.context, { status, notARecord: true, contentType: received?.contentType });
+	return error;
 }
 
 /**
@@ -133,13 +197,7 @@ export async function apiRequest(
  * empty body is ''. A leading UTF-8 byte-order mark is dropped first, as axios does.
  */
 export function parsedBody(raw: Buffer | undefined): IN8nHttpFullResponse['body'] {
-	const text = (raw?.toString('utf8') ?? '').replace(/^\uFEFF/, '');
-	if (text.trim() === '') return '';
-	try {
-		return JSON.parse(text) as IN8nHttpFullResponse['body'];
-	} catch {
-		return text;
-	}
+	return readBody(raw).body;
 }
 
 /** Pure: a byte count for people: MB from 1 MB up, else KB. */
@@ -189,7 +247,12 @@ export async function sendWithRetries(
 		priority,
 		signal,
 		deadline,
-	}: Pick<RequestOptions, 'pool' | 'priority' | 'signal'> & { deadline?: Deadline },
+		check,
+	}: Pick<RequestOptions, 'pool' | 'priority' | 'signal'> & {
+		deadline?: Deadline;
+		/** The error for a success that is not what was asked for (retried for GET), or undefined. */
+		check?: (response: IN8nHttpFullResponse, attempt: number) => Error | undefined;
+	},
 	send: () => Promise<IN8nHttpFullResponse>,
 ): Promise<IN8nHttpFullResponse> {
 	let waitedMs = 0;
@@ -220,17 +283,34 @@ export async function sendWithRetries(
 			continue;
 		}
 		if (response.statusCode !== 429) pool?.succeeded();
-		if (response.statusCode < 400) return response;
+		if (response.statusCode < 400) {
+			const invalid = check?.(response, attempt);
+			if (!invalid) return response;
+			// A proxy's or login page in place of the answer: a read tries again, a write never.
+			const delay = nextDelay(method, { kind: 'notRecord' }, attempt, waitedMs, Date.now());
+			if (delay === undefined) throw invalid;
+			waitedMs += delay;
+			await wait(delay);
+			continue;
+		}
 		failure = {
 			kind: 'status',
 			status: response.statusCode,
 			retryAfter: headerOf(response, 'retry-after') || undefined,
 		};
-		const delay = nextDelay(method, failure, attempt, waitedMs, Date.now());
+		const now = Date.now();
+		const delay = nextDelay(method, failure, attempt, waitedMs, now);
 		// A 429 slows every request of a concurrent read, not only this one.
 		if (response.statusCode === 429) pool?.throttled(delay ?? 0);
 		if (delay === undefined)
-			throw problemError(ctx.getNode(), response.statusCode, bodyText(response.body), context);
+			throw problemError(ctx.getNode(), response.statusCode, bodyText(response.body), {
+				...context,
+				attempts: attempt,
+				// Named only when the asked wait, not the number of attempts, is what stopped the retries.
+				askedWaitMs:
+					attempt < retryPolicy.maxAttempts ? parseRetryAfter(failure.retryAfter, now) : undefined,
+				retryAfter: failure.retryAfter,
+			});
 		waitedMs += delay;
 		await wait(delay);
 	}

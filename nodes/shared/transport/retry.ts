@@ -2,10 +2,14 @@ import { retryPolicy } from '../state/retryPolicy';
 
 /**
  * Retry policy, pure (its numbers live in state/retryPolicy). A request the server may already
- * have acted on is never retried blindly: 5xx and network errors are retried for GET only; 429
- * (the server did not act) for any method.
+ * have acted on is never retried blindly: 5xx, network errors and successes that are not the
+ * record asked for are retried for GET only; 429 (the server did not act) for any method.
  */
-export type Failure = { kind: 'status'; status: number; retryAfter?: string } | { kind: 'network' };
+export type Failure =
+	| { kind: 'status'; status: number; retryAfter?: string }
+	| { kind: 'network' }
+	/** A success that is not the record asked for (a proxy's page): retried like a 5xx. */
+	| { kind: 'notRecord' };
 
 /** Seconds (`"3"`) or an HTTP date; returns milliseconds to wait, or undefined when unusable. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
@@ -13,6 +17,8 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 	const text = String(value).trim();
 	if (text === '') return undefined;
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	// An HTTP date has a day or month name: Date.parse would also read "-5" or "2026" as dates.
+	if (!/[a-z]{3}/i.test(text)) return undefined;
 	const date = Date.parse(text);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - now);
@@ -23,6 +29,7 @@ export function isRetryable(method: string, failure: Failure): boolean {
 	if (method.toUpperCase() !== 'GET') return false;
 	return (
 		failure.kind === 'network' ||
+		failure.kind === 'notRecord' ||
 		(failure.status >= 500 && failure.status <= 599) ||
 		failure.status === 408
 	);

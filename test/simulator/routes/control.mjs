@@ -10,7 +10,10 @@ import { scanEvent } from '../webhooks.mjs';
 /** The REST mail types (spec, GET /v1/mails mail_type), as the mailroom logs them. */
 export const MAIL_TYPES = Object.keys(TYPE_LABELS);
 
-export default function controlRoutes(ctl, { mailbox, webhooks, requests, faults, reset, info }) {
+export default function controlRoutes(
+	ctl,
+	{ mailbox, webhooks, requests, faults, quirks, reset, info },
+) {
 	ctl('POST', '/reset', ({ body }) => {
 		reset(body);
 		return { mails: mailbox.db.mails.length };
@@ -43,6 +46,17 @@ export default function controlRoutes(ctl, { mailbox, webhooks, requests, faults
 	});
 	ctl('DELETE', '/faults', () => {
 		faults.length = 0;
+		return {};
+	});
+	// Quirks (quirks.mjs): a rule `{kind, method, path, count, ...}` or `{mix: {seed, rate, kinds}}`.
+	ctl('POST', '/quirks', ({ body }) => {
+		if (body.mix) quirks.mix(body.mix);
+		else quirks.add(body);
+		return { rules: quirks.rules.length, mixed: Boolean(quirks.mixed) };
+	});
+	ctl('GET', '/quirks', () => ({ rules: quirks.rules, applied: quirks.applied }));
+	ctl('DELETE', '/quirks', () => {
+		quirks.clear();
 		return {};
 	});
 	ctl('POST', '/mail', async ({ body }) => {

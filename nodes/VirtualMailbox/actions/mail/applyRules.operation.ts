@@ -635,7 +635,11 @@ async function act(
 			}
 		}
 		if (failure) {
-			failure.message = `${who} (archive): ${failure.message}`;
+			// A filing done before it stays done: a re-run must not be read as a first try.
+			const filedFirst = Object.keys(body).length > 0;
+			failure.message = filedFirst
+				? `${who}: filed into "${folderName ?? folderId}", then archiving failed: ${failure.message}`
+				: `${who} (archive): ${failure.message}`;
 			throw failure;
 		}
 	}

@@ -1,0 +1,111 @@
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
+
+/**
+ * Pure helpers for a successful answer's body: JSON parsed with every integer kept digit for
+ * digit, and a short description of an answer that is not the JSON record asked for.
+ */
+
+/** An answer that came back, described for an error: its content type, size and first characters. */
+export interface Received {
+	status: number;
+	contentType: string;
+	bytes: number;
+	/** The first characters of the body as text, on one line. */
+	head: string;
+	/** Whether the body parsed as JSON (an empty body did not). */
+	json: boolean;
+}
+
+/** Characters of a body named in an error: enough to recognise a login or proxy page. */
+const HEAD_CHARS = 80;
+
+/**
+ * Pure: JSON text parsed; integer literals beyond Number.MAX_SAFE_INTEGER become strings of the
+ * same digits (JSON.parse would round 12345678901234567890123 to 1.2345678901234568e22, and the
+ * spec's ids are strings anyway). Throws as JSON.parse does on text that is not JSON.
+ */
+export function parseJsonKeepingDigits(text: string): unknown {
+	// Most answers hold no run of 16 digits: nothing to guard, JSON.parse alone.
+	if (!/\d{16}/.test(text)) return JSON.parse(text);
+	let out = '';
+	let from = 0;
+	for (let k = 0; k < text.length; k++) {
+		const c = text.charCodeAt(k);
+		if (c === 34 /* " */) {
+			// Skip a string whole, escapes included.
+			for (k++; k < text.length && text.charCodeAt(k) !== 34; k++)
+				if (text.charCodeAt(k) === 92 /* \ */) k++;
+			continue;
+		}
+		if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+			let end = k + 1;
+			while (end < text.length && /[0-9.eE+-]/.test(text[end])) end++;
+			const literal = text.slice(k, end);
+			if (/^-?\d{16,}$/.test(literal) && !Number.isSafeInteger(Number(literal))) {
+				out += `${text.slice(from, k)}"${literal}"`;
+				from = end;
+			}
+			k = end - 1;
+		}
+	}
+	return JSON.parse(out + text.slice(from));
+}
+
+/**
+ * Pure: a body as n8n would parse it with `json: true` (text that is not JSON stays text, an empty
+ * body is ''), big integers kept (parseJsonKeepingDigits). A leading byte-order mark is dropped.
+ * `json` says whether the text parsed as JSON, so a JSON string can be told from plain text.
+ */
+export function readBody(raw: Buffer | undefined): {
+	body: IN8nHttpFullResponse['body'];
+	json: boolean;
+	text: string;
+} {
+	const text = (raw?.toString('utf8') ?? '').replace(/^\uFEFF/, '');
+	if (text.trim() === '') return { body: '', json: false, text };
+	try {
+		return { body: parseJsonKeepingDigits(text) as IN8nHttpFullResponse['body'], json: true, text };
+	} catch {
+		return { body: text, json: false, text };
+	}
+}
+
+/** Pure: what came back, for an error (never the whole body: a proxy's page can be large). */
+export function describeReceived(
+	status: number,
+	contentType: string,
+	text: string,
+	json: boolean,
+): Received {
+	const flat = text.replace(/\s+/g, ' ').trim();
+	return {
+		status,
+		contentType: contentType || 'no content type',
+		bytes: Buffer.byteLength(text),
+		head: flat.length > HEAD_CHARS ? `${flat.slice(0, HEAD_CHARS)}…` : flat,
+		json,
+	};
+}
+
+/** Pure: what the body is, in words: "an empty body", "a JSON string", "text/html (3 KB) starting …". */
+export function receivedText(received: Received, body: unknown): string {
+	if (received.bytes === 0 || received.head === '')
+		return `an empty body (${received.contentType})`;
+	if (received.json) {
+		const kind = Array.isArray(body)
+			? 'a JSON list'
+			: body === null
+				? 'JSON null'
+				: `a JSON ${typeof body}`;
+		return `${kind} (${received.contentType}) starting ${JSON.stringify(received.head)}`;
+	}
+	const size =
+		received.bytes >= 1024 ? `${Math.round(received.bytes / 1024)} KB` : `${received.bytes} bytes`;
+	return `${received.contentType} (${size}) starting ${JSON.stringify(received.head)}`;
+}
+
+/** Pure: whether a successful body is the JSON object a record or page is (lists when allowed). */
+export function isRecord(body: unknown, allowList = false): boolean {
+	if (Array.isArray(body)) return allowList;
+	return body !== null && typeof body === 'object';
+}

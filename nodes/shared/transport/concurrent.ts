@@ -27,9 +27,43 @@ export interface ConcurrentReadOptions {
 export const CHANGED_ADVICE =
 	'Nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query (for example with Arrived) so that the read takes fewer pages.';
 
-/** A read that does not add up: the list changed under it. */
+/** A read that does not add up: the list changed under it, or its count is off (`listed`). */
 interface Changed {
 	changed: string;
+	listed?: Listed;
+}
+
+/**
+ * A complete read whose every page reported `count` but which listed another number of distinct
+ * items: a change, or a count the API keeps getting wrong. Two in a row alike tell the second.
+ */
+export interface Listed {
+	items: IDataObject[];
+	count: number;
+}
+
+/** Pure: two complete reads that listed the same items under the same count. */
+export function sameListing(a: Listed | undefined, b: Listed | undefined): boolean {
+	return (
+		a !== undefined &&
+		b !== undefined &&
+		a.count === b.count &&
+		a.items.length === b.items.length &&
+		a.items.every((item, k) => item.id === b.items[k].id)
+	);
+}
+
+/**
+ * A list whose total_count disagrees with its pages the same way in two reads in a row, nothing
+ * changing: the API's count is off. Every listed item is returned (whatever Max Parallel
+ * Requests), with a warning in the log and the run's hints, never a "changed" error no re-run fixes.
+ */
+export function countIsOff(ctx: ApiContext, path: string, listed: Listed): IDataObject[] {
+	const message = `GET ${path}: total_count says ${listed.count} but its pages list ${listed.items.length} items, the same in two reads in a row; the ${listed.items.length} listed items were returned`;
+	ctx.logger.warn(`Virtual Mailbox: ${message}`);
+	const hints = ctx as { addExecutionHints?: (...hints: Array<{ message: string }>) => void };
+	hints.addExecutionHints?.({ message: `${message} (the API's count is off).` });
+	return listed.items;
 }
 
 /** Items of different parts that arrived at the same instant: their order in the API's list is not known. */
@@ -71,6 +105,7 @@ export async function readConcurrently(
 ): Promise<IDataObject[]> {
 	let first = whole;
 	let splits = options.splits;
+	let previous: Listed | undefined;
 	for (let changes = 0; ; ) {
 		const result = await readOnce(ctx, path, query, first, { ...options, splits });
 		if (Array.isArray(result)) return result;
@@ -79,21 +114,25 @@ export async function readConcurrently(
 			splits = [];
 			continue;
 		}
-		if ('mismatch' in result && result.sum < first.total_count) {
-			// Fewer items in the parts than in the whole: these filters do not cover every item (a
-			// value no filter value selects), or items left the list. The next read tells: its counts
-			// are checked against the same whole. Each round drops at least one filter, so this ends
-			// with the list read undivided, where a change shows in the counts of its pages.
+		if ('mismatch' in result) {
+			// Parts that do not add up to the whole: these filters do not cover every item (a value
+			// no filter value selects), the API's counts are off, or items moved. The next read
+			// tells: its counts are checked against the same whole. Each round drops at least one
+			// filter, so this ends with the list read undivided, where a change shows in the counts
+			// of its pages.
 			splits = splits.filter((split) => !result.params.includes(split.param));
 			continue;
 		}
+		// A count off the same way in two reads in a row is the API's, not a change (as one page after another).
+		if (sameListing(previous, result.listed)) return countIsOff(ctx, path, result.listed!);
+		previous = result.listed;
 		const again = await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, {
 			pool: options.pool,
 		});
 		if (++changes === 2) {
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`The list changed while it was being read, twice: ${'changed' in result ? result.changed : result.mismatch}`,
+				`The list changed while it was being read, twice: ${result.changed}`,
 				{
 					itemIndex: options.itemIndex,
 					description: CHANGED_ADVICE,
@@ -163,7 +202,7 @@ async function readOnce(
 			};
 	}
 	const changed = parts.find((part): part is Changed => 'changed' in part);
-	if (changed) return changed;
+	if (changed) return planned.length > 1 ? { changed: changed.changed } : changed;
 	const done = parts as Array<{ lists: IDataObject[][]; size: number }>;
 	const lists = done.flatMap((part) => part.lists);
 	const tied = { at: undefined as IDataObject | undefined };
@@ -175,6 +214,10 @@ async function readOnce(
 	if (ids.size !== total || items.length !== total)
 		return {
 			changed: `${total} items matched when the read began, ${ids.size} different items were read`,
+			// Read undivided, no item twice: what the list held, should its count be what is off.
+			...(lists.length === 1 && ids.size === items.length
+				? { listed: { items, count: total } }
+				: {}),
 		};
 	return items;
 }
@@ -337,8 +380,12 @@ async function readPart(
 			return { changed: `a part held ${size} items when the read began, then ${page.total_count}` };
 		items.push(...page.data);
 	}
-	if (new Set(items.map((item) => item.id)).size !== size || items.length !== size)
-		return { changed: `a part of ${size} items gave ${items.length} when read from the front` };
+	const distinct = new Set(items.map((item) => item.id)).size;
+	if (distinct !== size || items.length !== size)
+		return {
+			changed: `a part of ${size} items gave ${items.length} when read from the front`,
+			...(distinct === items.length ? { listed: { items, count: size! } } : {}),
+		};
 	return { lists: [items], size: size! };
 }
 

@@ -4,7 +4,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../constants';
 import { partLabel, type Query } from './query';
 import type { ApiContext } from './credentials';
-import { CHANGED_ADVICE, readConcurrently } from './concurrent';
+import {
+	CHANGED_ADVICE,
+	countIsOff,
+	type Listed,
+	readConcurrently,
+	sameListing,
+} from './concurrent';
 import { divideQuery, type SplitDimension } from './partition';
 import { RequestPool } from './pool';
 import { eachPage, getPage, type Page } from './pages';
@@ -118,11 +124,14 @@ async function readList(
 	// One page after another. total_count is checked as in a parallel read: every page of a query
 	// (or part) must report its first page's count, and parts must add up to the whole. A change is
 	// read once more from the start (no request more while the list stays the same); a second fails.
-	for (let changes = 0, whole = first; ; ) {
+	// A count off the same way in two reads in a row is the API's, not a change (as in a parallel read).
+	for (let changes = 0, whole = first, previous: Listed | undefined; ; ) {
 		const read = await readInOrder(this, path, query, whole, pageSize, max, options).catch(
 			changedOrThrow,
 		);
 		if (Array.isArray(read)) return read;
+		if (sameListing(previous, read.listed)) return countIsOff(this, path, read.listed!);
+		previous = read.listed;
 		if (++changes === 2) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -138,7 +147,15 @@ async function readList(
 }
 
 /** A count that changed during a read one page after another (caught and read again once). */
-class ListChanged extends Error {}
+class ListChanged extends Error {
+	/** A complete read whose pages all agreed on a count the items listed do not match. */
+	constructor(
+		message: string,
+		readonly listed?: Listed,
+	) {
+		super(message);
+	}
+}
 
 /** A ListChanged is the read's answer; any other failure stays one. */
 function changedOrThrow(error: unknown): ListChanged {
@@ -160,8 +177,16 @@ async function readInOrder(
 	max: number,
 	options: ListOptions,
 ): Promise<IDataObject[]> {
-	if (first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT)
-		return await mergeParts(ctx, path, query, [{ query, first }], pageSize, max, options);
+	if (first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT) {
+		const items = await mergeParts(ctx, path, query, [{ query, first }], pageSize, max, options);
+		// Every page reported the first page's count (mergeParts checks): the items must match it.
+		if (!Number.isFinite(max) && items.length !== first.total_count)
+			throw new ListChanged(
+				`${first.total_count} items matched when the read began, ${items.length} different items were read`,
+				{ items, count: first.total_count },
+			);
+		return items;
+	}
 	const leaves = await planSplit(ctx, path, { query, first }, options, 0, DEPTH_LIMIT);
 	if (leaves.some((leaf) => leaf.first.total_count > DEPTH_LIMIT))
 		throw unreachableError(ctx, first, leaves, options, DEPTH_LIMIT);

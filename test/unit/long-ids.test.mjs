@@ -40,7 +40,7 @@ test('25-digit ids in a list and a record are kept digit for digit, and used as 
 });
 
 test('the parse keeps big integers as their digits and leaves every other value as JSON.parse gives it', () => {
-	const { parseJsonKeepingDigits } = dist('nodes/shared/transport/answer.js');
+	const { parseJsonKeepingDigits } = dist('nodes/shared/digits.js');
 	const text =
 		'{"a":12345678901234567890123,"b":-9007199254740993,"c":9007199254740991,"d":1.5e300,' +
 		'"e":"x 12345678901234567890 \\" 99999999999999999","f":[1,22222222222222222222],"g":12345678901234567.5}';

@@ -1,5 +1,7 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
+import { parseJsonKeepingDigits } from '../digits';
+
 /**
  * Pure helpers for a successful answer's body: JSON parsed with every integer kept digit for
  * digit, and a short description of an answer that is not the JSON record asked for.
@@ -18,38 +20,6 @@ export interface Received {
 
 /** Characters of a body named in an error: enough to recognise a login or proxy page. */
 const HEAD_CHARS = 80;
-
-/**
- * Pure: JSON text parsed; integer literals beyond Number.MAX_SAFE_INTEGER become strings of the
- * same digits (JSON.parse would round 12345678901234567890123 to 1.2345678901234568e22, and the
- * spec's ids are strings anyway). Throws as JSON.parse does on text that is not JSON.
- */
-export function parseJsonKeepingDigits(text: string): unknown {
-	// Most answers hold no run of 16 digits: nothing to guard, JSON.parse alone.
-	if (!/\d{16}/.test(text)) return JSON.parse(text);
-	let out = '';
-	let from = 0;
-	for (let k = 0; k < text.length; k++) {
-		const c = text.charCodeAt(k);
-		if (c === 34 /* " */) {
-			// Skip a string whole, escapes included.
-			for (k++; k < text.length && text.charCodeAt(k) !== 34; k++)
-				if (text.charCodeAt(k) === 92 /* \ */) k++;
-			continue;
-		}
-		if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
-			let end = k + 1;
-			while (end < text.length && /[0-9.eE+-]/.test(text[end])) end++;
-			const literal = text.slice(k, end);
-			if (/^-?\d{16,}$/.test(literal) && !Number.isSafeInteger(Number(literal))) {
-				out += `${text.slice(from, k)}"${literal}"`;
-				from = end;
-			}
-			k = end - 1;
-		}
-	}
-	return JSON.parse(out + text.slice(from));
-}
 
 /**
  * Pure: a body as n8n would parse it with `json: true` (text that is not JSON stays text, an empty

@@ -71,7 +71,9 @@ describe('a gateway error after the write reached the service', () => {
 			items: [{ id: mail.id, sender_name: 'IRS Ogden', mail_type: 'letter' }],
 			credentials: env.credentials,
 		});
-		expect(error.message).toMatch(/^Rule 1: filed into "Taxes", then archiving failed: /);
+		expect(error.message).toMatch(
+			/^Rule 1 \(archive\): the mail item was filed into "Taxes", then archiving failed: /,
+		);
 		expect(error.description).toMatch(/may already have acted on POST \/v1\/mails\/\d+\/archive/);
 		const taxes = env.sim.db.folders.find((f) => f.name === 'Taxes');
 		expect(env.sim.db.mails.find((m) => m.id === mail.id)).toMatchObject({

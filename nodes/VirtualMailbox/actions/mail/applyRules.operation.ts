@@ -637,9 +637,7 @@ async function act(
 		if (failure) {
 			// A filing done before it stays done: a re-run must not be read as a first try.
 			const filedFirst = Object.keys(body).length > 0;
-			failure.message = filedFirst
-				? `${who}: filed into "${folderName ?? folderId}", then archiving failed: ${failure.message}`
-				: `${who} (archive): ${failure.message}`;
+			failure.message = `${who} (archive): ${filedFirst ? `the mail item was filed into "${folderName ?? folderId}", then archiving failed: ` : ''}${failure.message}`;
 			throw failure;
 		}
 	}

@@ -162,7 +162,9 @@ describe('run again over the same mail', () => {
 			would_archive: false,
 		});
 		const real = await fileByRules(items, TAXES_READ_ARCHIVED);
-		expect(real.error?.message).toMatch(/^Rule 1 \(archive\): Conflict/);
+		expect(real.error?.message).toMatch(
+			/^Rule 1 \(archive\): the mail item was filed into "Taxes", then archiving failed: Conflict/,
+		);
 		expect(mail(id).mail_status).toBe('quarantine');
 	});
 

@@ -1,8 +1,11 @@
 // `npm run dev`: the local simulator and real n8n (2.41.1 on Node 24) with this package loaded,
-// an owner account, a credential pointing at the simulator and the example workflows, active. The
-// simulator subscribes every Virtual Mailbox Trigger n8n runs (published or listening for a test
-// event) by itself (simulator/follow-triggers.mjs), and serves the mailroom page.
+// an owner account, a credential pointing at the simulator and the example workflows (imported
+// once each: n8n's data in the dev home is the user's from then on). The simulator subscribes
+// every Virtual Mailbox Trigger n8n runs (published or listening for a test event) by itself
+// (simulator/follow-triggers.mjs), and serves the mailroom page. The start waits for the triggers
+// of what is published in n8n now, whatever the user published, unpublished or deleted.
 // TypeScript rebuilds on save and n8n reloads the nodes. Ctrl-C stops everything it started.
+// VMB_DEV_NO_BUILD=1 skips the build and the rebuilds on save (the tests, which build once).
 // `npm run dev -- --queue`: the same in n8n's queue mode (test/queue/cluster.mjs: Postgres, Redis,
 // a main, two workers, two webhook processes), with fresh data each time and no reload on save.
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,16 +15,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from './simulator/server.mjs';
 import { followTriggers } from './simulator/follow-triggers.mjs';
-import { devSimulatorOptions, followableLogging } from './simulator/dev-session.mjs';
-import { OWNER, startN8n } from './e2e/real-n8n.mjs';
-import { credentialFor } from './e2e/workflows.mjs';
 import {
-	DEV_SAMPLES,
-	devWorkflows,
-	examplesHome,
-	triggeredExamples,
-	UNPUBLISHED_IN_DEV,
-} from './e2e/examples.mjs';
+	devSimulatorOptions,
+	examplesToImport,
+	followableLogging,
+	publishedNotes,
+	recordImported,
+	workflowNameAt,
+	workflowsInN8n,
+} from './simulator/dev-session.mjs';
+import { OWNER, restClient, startN8n, waitFor } from './e2e/real-n8n.mjs';
+import { credentialFor } from './e2e/workflows.mjs';
+import { DEV_SAMPLES, devWorkflows, examplesHome, UNPUBLISHED_IN_DEV } from './e2e/examples.mjs';
 import { ensureRuntime } from './setup/n8n-runtime.mjs';
 import { startCluster } from './queue/cluster.mjs';
 
@@ -45,19 +50,52 @@ async function stopAll(code = 0) {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
+/**
+ * Wait until each Virtual Mailbox Trigger of the `published` workflows answers at its Production URL
+ * and the simulator has subscribed it (from n8n's log line). One that does not within a minute is
+ * named, not fatal: the user may have published a workflow whose trigger cannot start.
+ */
+async function triggersReady(n8n, sim, published) {
+	const deadline = Date.now() + 60_000;
+	const subscribed = async (hookPath) =>
+		(await (await fetch(`${sim.url}/_control/webhooks`)).json()).some((s) =>
+			s.url.endsWith(`/webhook/${hookPath}`),
+		);
+	const registered = async (hookPath) =>
+		QUEUE || // the cluster waited for its webhooks
+		/not registered for GET/i.test(await (await fetch(`${n8n.base}/webhook/${hookPath}`)).text());
+	for (const workflow of published)
+		for (const trigger of workflow.triggers) {
+			try {
+				await waitFor(
+					async () => (await registered(trigger.path)) && (await subscribed(trigger.path)),
+					Math.max(deadline - Date.now(), 1_000),
+					() => n8n.child.exitCode !== null,
+					`the trigger "${trigger.node}" of "${workflow.name}"`,
+				);
+			} catch {
+				say(
+					`"${workflow.name}" is published, but its trigger "${trigger.node}" did not start within a minute (see n8n's Executions and the workflow's error).`,
+				);
+			}
+		}
+}
+
 try {
 	const began = Date.now();
 	// First run on a machine: installs the pinned n8n and its Node (about 4 minutes, with progress).
 	const runtime = await ensureRuntime({ log: say });
-	say('Building the package…');
-	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
-		throw new Error('build failed');
-	const watch = spawn(
-		path.join(ROOT, 'node_modules', '.bin', 'tsc'),
-		['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'],
-		{ cwd: ROOT, stdio: 'ignore' },
-	);
-	stoppers.push(async () => watch.kill());
+	if (!process.env.VMB_DEV_NO_BUILD) {
+		say('Building the package…');
+		if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+			throw new Error('build failed');
+		const watch = spawn(
+			path.join(ROOT, 'node_modules', '.bin', 'tsc'),
+			['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'],
+			{ cwd: ROOT, stdio: 'ignore' },
+		);
+		stoppers.push(async () => watch.kill());
+	}
 
 	// A new session of the dev home: no mail or scan id an earlier run delivered to n8n comes again.
 	const sim = await startSimulator({ port: SIM_PORT, ...devSimulatorOptions(HOME) });
@@ -68,17 +106,21 @@ try {
 	// n8n's default security settings; its home (and so ~/.n8n-files, where the examples save scans) is HOME.
 	const { env: examplesEnv, filesFolder: scansDir } = examplesHome(HOME);
 	const n8nEnv = { ...examplesEnv, ...followableLogging(process.env, say) };
-	const firstRun = QUEUE || !fs.existsSync(path.join(userFolder, '.vmb-imported'));
 	const workflows = devWorkflows(scansDir);
+	// Queue mode starts from fresh data: everything is imported, as the example files say.
+	const plan = QUEUE ? { firstRun: true, workflows } : examplesToImport(userFolder, workflows);
+	const firstRun = plan.firstRun;
 	// n8n's output tells which triggers are active or listening; the simulator subscribes their URLs.
+	// The mailroom lists each subscription by its workflow's name, read from n8n once it answers.
+	let rest;
 	const follower = followTriggers(sim.url, {
 		onError: (error) => say(`Simulator could not follow a trigger: ${error.message}`),
+		nameOf: async (url) => rest && workflowNameAt(await workflowsInN8n(rest), url),
 	});
 	const n8nLog = (line) => {
 		follower.line(line);
 		if (process.env.VMB_DEV_VERBOSE) say(line);
 	};
-	const published = workflows.filter((w) => w.path && w.workflow.active);
 	let cluster;
 	if (QUEUE) {
 		say(
@@ -89,14 +131,20 @@ try {
 			env: n8nEnv,
 			credentials: [credentialFor(sim)],
 			workflows: workflows.map((w) => w.workflow),
-			waitForWebhooks: published.map((w) => w.path),
+			waitForWebhooks: workflows.filter((w) => w.path && w.workflow.active).map((w) => w.path),
 			log: (line) =>
 				line.startsWith('[main] ') ? n8nLog(line) : process.env.VMB_DEV_VERBOSE && say(line),
 		});
 		stoppers.push(() => cluster.stop());
 	}
 	if (!QUEUE)
-		say(firstRun ? 'Starting n8n and importing the demo workflows (first run)…' : 'Starting n8n…');
+		say(
+			firstRun
+				? 'Starting n8n and importing the example workflows (first run)…'
+				: plan.workflows.length
+					? `Starting n8n and importing the new example workflows (${plan.workflows.map((w) => `"${w.workflow.name}"`).join(', ')})…`
+					: 'Starting n8n…',
+		);
 	const n8n =
 		cluster?.main ??
 		(await startN8n({
@@ -104,16 +152,35 @@ try {
 			port: N8N_PORT,
 			dev: true,
 			credentials: firstRun ? [credentialFor(sim)] : [],
-			workflows: firstRun ? workflows.map((w) => w.workflow) : [],
-			waitForWebhooks: published.map((w) => w.path),
+			workflows: plan.workflows.map((w) => w.workflow),
 			env: n8nEnv,
 			log: n8nLog,
 		}));
 	if (!QUEUE) {
 		stoppers.push(() => n8n.stop());
-		fs.writeFileSync(path.join(userFolder, '.vmb-imported'), new Date().toISOString());
+		recordImported(userFolder, workflows);
 	}
+	// What is published in n8n now (the user's data, not the example files): start once each of
+	// its Virtual Mailbox Triggers is registered and subscribed by the simulator.
+	rest = await restClient(n8n.base);
+	const inN8n = await workflowsInN8n(rest);
+	await triggersReady(
+		n8n,
+		sim,
+		inN8n.filter((w) => w.published),
+	);
 	await follower.settled();
+	// The subscriptions made before n8n's REST API answered get their workflow's name now.
+	for (const { url } of await (await fetch(`${sim.url}/_control/webhooks`)).json()) {
+		const name = workflowNameAt(inN8n, url);
+		if (name)
+			await fetch(`${sim.url}/_control/webhooks`, {
+				method: 'PATCH',
+				body: JSON.stringify({ url, name }),
+			});
+	}
+	const publishedExample = (file) =>
+		inN8n.some((w) => w.published && w.id === workflows.find((e) => e.file === file)?.workflow.id);
 	n8n.child.once('exit', (code) => {
 		if (!stopping) {
 			say(`n8n exited (${code}).`);
@@ -139,16 +206,10 @@ selects: a published workflow's at its Production URL, and one listening for a t
 ("Execute workflow" or "Listen for test event") at its Test URL. Nothing to register: add the
 trigger, pick the credential "Virtual Mailbox (local simulator)", listen, and log mail.
 Make things happen (or use the mailroom page):
-${DEV_SAMPLES.map((s) => `  ${s.shows}:\n    curl -X POST ${sim.url}/_control/mail -d '${JSON.stringify(s.body)}'`).join('\n')}
+${DEV_SAMPLES.map((s) => `  ${s.needs.every(publishedExample) ? s.shows : s.what}:\n    curl -X POST ${sim.url}/_control/mail -d '${JSON.stringify(s.body)}'`).join('\n')}
   a scan completed (scan ids: the mailroom's Scans table, where "Request scan" makes one):
     curl -X POST ${sim.url}/_control/scans/<scan id>/status -d '{"status":"COMPLETED"}'
-${triggeredExamples()
-	.filter((w) => UNPUBLISHED_IN_DEV.includes(w.file))
-	.map(
-		(w) =>
-			`"${w.workflow.name}" is not published (it would file the same mail as the rules): publish it and unpublish "file mail by rules" to try it.`,
-	)
-	.join('\n')}
+${publishedNotes(inN8n, workflows, UNPUBLISHED_IN_DEV).join('\n')}
 ${QUEUE ? 'Restart to load a rebuilt package.' : 'Rebuilds on save reload the nodes.'} Ctrl-C stops n8n and the simulator.`);
 } catch (error) {
 	say(`npm run dev failed: ${error.message}`);

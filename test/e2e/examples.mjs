@@ -74,14 +74,71 @@ export function devWorkflows(filesFolder) {
 	}));
 }
 
-/** The mail `npm run dev` suggests logging, and what each shows in the published examples. */
+/**
+ * The mail `npm run dev` suggests logging, and what each shows while the examples of `needs` are
+ * published (else the banner names only `what`: the user decides what runs now).
+ */
 export const DEV_SAMPLES = [
 	{
+		what: 'a package',
 		shows: 'a package: filed in Packages, and the package alert runs',
+		needs: ['file-mail-by-rules.json', 'package-arrived-alert.json'],
 		body: { sender_name: 'Amazon', mail_type: 'package' },
 	},
 	{
+		what: 'a bank letter',
 		shows: 'a bank letter: filed in Banks and marked read',
+		needs: ['file-mail-by-rules.json'],
 		body: { sender_name: 'Chase Bank', mail_type: 'letter' },
 	},
 ];
+
+/**
+ * The mail and scans the examples' pinned sample items describe, as `npm run dev`'s simulator holds
+ * them (startSimulator's `samples`): Execute workflow on an example runs on these, never on other
+ * simulator mail. Their ids (90001…) lie below every id the simulator makes (seeded from 100001,
+ * a session's own above those), so one pinned id names the same mail item in every session.
+ */
+export function exampleSamples() {
+	const mails = new Map();
+	const scans = new Map();
+	const add = (map, id, record, file) => {
+		const known = map.get(id);
+		if (known && JSON.stringify(known) !== JSON.stringify(record))
+			throw new Error(`${file}: pinned id ${id} describes another item than another example's`);
+		map.set(id, record);
+	};
+	for (const { file, workflow } of exampleWorkflows())
+		for (const { json } of Object.values(workflow.pinData ?? {}).flat()) {
+			if (json.event === 'new-mail')
+				add(
+					mails,
+					json.id,
+					{
+						id: json.id,
+						sender_name: json.sender_name,
+						recipient_name: json.recipient_name,
+						mail_type: json.mail_type,
+						mail_status: json.mail_status,
+						weight: json.weight,
+						measurement: json.measurement,
+					},
+					file,
+				);
+			else if (json.event === 'scan-update' || json.event === 'open-update')
+				add(
+					scans,
+					json.id,
+					{
+						id: json.id,
+						mail_id: json.mail_id,
+						type: json.type,
+						status: json.status,
+						label: json.label ?? null,
+						summary: json.summary ?? null,
+					},
+					file,
+				);
+		}
+	return { mails: [...mails.values()], scans: [...scans.values()] };
+}

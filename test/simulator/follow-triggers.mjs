@@ -33,17 +33,24 @@ export function triggerChange(line) {
  * A sink for n8n's output that keeps the simulator at `simUrl` subscribed to the triggers n8n runs:
  * `write(chunk)` takes the output as it comes off a pipe (chunks split anywhere; a line counts once
  * its newline has arrived), `line(text)` one whole line. `onChange({url, events})` is told of each
- * change once it is applied.
+ * change once it is applied; `nameOf(url)` (optional) names the workflow a subscribed URL is of.
  */
-export function followTriggers(simUrl, { onChange = () => {}, onError = () => {} } = {}) {
+export function followTriggers(
+	simUrl,
+	{ onChange = () => {}, onError = () => {}, nameOf = async () => undefined } = {},
+) {
 	let pending = '';
 	let chain = Promise.resolve();
 	const apply = (change) => {
 		chain = chain
 			.then(async () => {
+				// The log line has the URL only; `nameOf(url)` finds its workflow's name (n8n's REST API).
+				const name = change.events.length
+					? await nameOf(change.url).catch(() => undefined)
+					: undefined;
 				const response = await fetch(`${simUrl}/_control/webhooks`, {
 					method: 'PUT',
-					body: JSON.stringify({ ...change, origin: 'n8n' }),
+					body: JSON.stringify({ ...change, origin: 'n8n', ...(name ? { name } : {}) }),
 				});
 				if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
 				onChange(change);

@@ -7,8 +7,17 @@ import { fail, notFound } from './problems.mjs';
 export const iso = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export class Mailbox {
-	constructor({ count, seed: seedValue, letterShare, cursorMode = 'offset', session = 0 }) {
+	constructor({
+		count,
+		seed: seedValue,
+		letterShare,
+		cursorMode = 'offset',
+		session = 0,
+		samples,
+	}) {
 		this.defaults = { count, seed: seedValue, letterShare, cursorMode };
+		/** Mail and scans with given ids, added to the seeded ones at each reset (`npm run dev`: the examples' pinned items). */
+		this.samples = samples;
 		this.session = session;
 		this.fileSecret = crypto.randomBytes(16);
 		this.baseUrl = '';
@@ -27,6 +36,7 @@ export class Mailbox {
 			baseUrl: this.baseUrl,
 			session: this.session,
 		});
+		if (this.samples) this.addSamples(this.samples);
 		// Newest first, ties by id: the order every list query starts from.
 		this.db.mails.sort(
 			(a, b) =>
@@ -111,6 +121,35 @@ export class Mailbox {
 
 	scanById(id) {
 		return this.find(this.db.scans, id, 'scan');
+	}
+
+	/** {mails, scans}: records with their own ids and contents, arrived three days ago. */
+	addSamples({ mails = [], scans = [] }) {
+		const arrived = iso(Date.now() - 3 * 86_400_000);
+		for (const fields of mails) {
+			if (this.db.mails.some((m) => m.id === fields.id))
+				throw new Error(`sample mail id ${fields.id} is a seeded mail item's`);
+			const mail = this.addMail({ arrival_date: arrived, ...fields });
+			this.db.nextMailId--; // addMail drew a new id: the sample has its own
+			mail.id = fields.id;
+			mail.envelope_image_url = `${this.baseUrl}/files/envelopes/${fields.id}.jpg`;
+		}
+		for (const fields of scans) {
+			if (this.db.scans.some((s) => s.id === fields.id))
+				throw new Error(`sample scan id ${fields.id} is a seeded scan's`);
+			const scan = {
+				is_expedited: false,
+				created_at: arrived,
+				updated_at: arrived,
+				instruction: null,
+				reject_reason: null,
+				status_updated_at: arrived,
+				auto_delete_on: fields.status === 'COMPLETED' ? iso(Date.now() + 117 * 86_400_000) : null,
+				...fields,
+			};
+			this.db.scans.push(scan);
+			this.syncScanRef(scan);
+		}
 	}
 
 	// ---- what the mailroom does ----

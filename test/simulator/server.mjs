@@ -48,9 +48,11 @@ export async function startSimulator({
 	cursorMode,
 	// The run's number where runs share one n8n (`npm run dev`): ids it makes are unlike any other session's (data.mjs seed).
 	session = 0,
+	// {mails, scans} with their own ids, kept through resets (`npm run dev`: the examples' pinned items).
+	samples,
 	log = () => {},
 } = {}) {
-	const mailbox = new Mailbox({ count, seed, letterShare, cursorMode, session });
+	const mailbox = new Mailbox({ count, seed, letterShare, cursorMode, session, samples });
 	// One account per simulator: the seeded account id with this simulator's number in its last digits.
 	const simulatorNumber = ++simulatorsStarted;
 	const accountId = () =>

@@ -20,16 +20,27 @@ export class WebhookSender {
 		this.deliveries = [];
 	}
 
-	subscribe(event, url, origin) {
+	subscribe(event, url, origin, name) {
 		if (!this.subscriptions.some((w) => w.event === event && w.url === url))
-			this.subscriptions.push({ event, url, ...(origin ? { origin } : {}) });
+			this.subscriptions.push({
+				event,
+				url,
+				...(origin ? { origin } : {}),
+				...(name ? { name } : {}),
+			});
 	}
 
-	/** The subscriptions of `url` become one per event of `events` (none: the URL is unsubscribed). */
-	follow(url, events, origin) {
+	/** The subscriptions of `url` become one per event of `events` (none: the URL is unsubscribed); `name`: the workflow's, where known. */
+	follow(url, events, origin, name) {
 		for (let i = this.subscriptions.length - 1; i >= 0; i--)
 			if (this.subscriptions[i].url === url) this.subscriptions.splice(i, 1);
-		for (const event of events) this.subscribe(event, url, origin);
+		for (const event of events) this.subscribe(event, url, origin, name);
+	}
+
+	/** Name the workflow behind the subscriptions of `url` (learnt after they were made). */
+	name(url, name) {
+		for (const subscription of this.subscriptions)
+			if (subscription.url === url) subscription.name = name;
 	}
 
 	sign(raw, { secret = this.secret, timestamp = Date.now() } = {}) {
@@ -60,6 +71,9 @@ export class WebhookSender {
 		} catch (error) {
 			record.error = error.message;
 		}
+		record.said = answerInWords(record);
+		const subscription = this.subscriptions.find((w) => w.url === url && w.name);
+		if (subscription) record.name = subscription.name;
 		this.deliveries.push(record);
 		return record;
 	}
@@ -174,3 +188,28 @@ export class WebhookSender {
 }
 
 export const EVENTS = ['new-mail', 'scan-update', 'open-update', 'shipment-update'];
+
+/**
+ * Pure: what the receiver (n8n) answered a delivery, in words, for the mailroom page: `status`,
+ * `answer` (its body) and `error` (no answer) of a delivery record. n8n answers a delivery that
+ * started a run with the literal text `firstEntryJson` (its default response data, for a webhook
+ * answered on receipt) or {"message":"Workflow was started"}; the trigger answers one it ignores
+ * with {"received":true,"ignored":reason}.
+ */
+export function answerInWords({ status, answer, error }) {
+	if (error || !status) return `no answer: ${error ?? 'unknown error'}`;
+	let body;
+	try {
+		body = JSON.parse(answer);
+	} catch {
+		body = answer;
+	}
+	if (status >= 200 && status < 300) {
+		if (body?.ignored) return `received, not run: ${body.ignored}`;
+		return 'received: the workflow runs';
+	}
+	const text = typeof body === 'object' && body ? (body.message ?? JSON.stringify(body)) : body;
+	if (status === 404) return `not listening: ${text || 'no webhook at this URL'}`;
+	if (status === 401 || status === 403) return `refused: ${text || status}`;
+	return `failed (${status}): ${text || 'no text'}`;
+}

@@ -21,7 +21,14 @@ export default function webhookRoutes(ctl, { mailbox, webhooks }) {
 				422,
 				'url and events (new-mail, scan-update, open-update, shipment-update) are required',
 			);
-		webhooks.follow(body.url, events, body.origin);
+		webhooks.follow(body.url, events, body.origin, body.name);
+		return webhooks.subscriptions;
+	});
+	/** Name the workflow behind one URL's subscriptions: {url, name}. */
+	ctl('PATCH', '/webhooks', ({ body }) => {
+		if (typeof body.url !== 'string' || typeof body.name !== 'string')
+			throw fail(422, 'url and name are required');
+		webhooks.name(body.url, body.name);
 		return webhooks.subscriptions;
 	});
 	ctl('GET', '/webhooks', () => webhooks.subscriptions);

@@ -93,7 +93,13 @@ beforeAll(async () => {
 		versionId: (await saved(SENDER)).versionId,
 	});
 	await rest.call('POST', `/rest/workflows/${ALERT.workflow.id}/archive`, {});
-	await rest.call('DELETE', `/rest/workflows/${ALERT.workflow.id}`);
+	// n8n 2.x unpublishes an archived workflow a moment later, and refuses the delete until then (409).
+	await waitFor(
+		async () => (await rest.call('DELETE', `/rest/workflows/${ALERT.workflow.id}`)) === true,
+		60_000,
+		() => false,
+		'the package alert deleted',
+	);
 	const scans = await saved(SCANS);
 	await rest.call('PATCH', `/rest/workflows/${SCANS.workflow.id}`, {
 		name: RENAMED,

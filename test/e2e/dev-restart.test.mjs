@@ -92,14 +92,10 @@ beforeAll(async () => {
 	await rest.call('POST', `/rest/workflows/${SENDER.workflow.id}/activate`, {
 		versionId: (await saved(SENDER)).versionId,
 	});
+	// As the editor deletes a published workflow: unpublish, archive, delete.
+	await rest.call('POST', `/rest/workflows/${ALERT.workflow.id}/deactivate`, {});
 	await rest.call('POST', `/rest/workflows/${ALERT.workflow.id}/archive`, {});
-	// n8n 2.x unpublishes an archived workflow a moment later, and refuses the delete until then (409).
-	await waitFor(
-		async () => (await rest.call('DELETE', `/rest/workflows/${ALERT.workflow.id}`)) === true,
-		60_000,
-		() => false,
-		'the package alert deleted',
-	);
+	await rest.call('DELETE', `/rest/workflows/${ALERT.workflow.id}`);
 	const scans = await saved(SCANS);
 	await rest.call('PATCH', `/rest/workflows/${SCANS.workflow.id}`, {
 		name: RENAMED,

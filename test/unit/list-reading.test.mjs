@@ -92,7 +92,7 @@ describe('request counts stay within ceil(N/100) + a few for mailboxes the spec 
 		[6_000, undefined],
 		[12_000, 3],
 	]) {
-		test(`${count.toLocaleString('en-US')} mail items, one with a status and one with a mail type no filter value selects, Max Parallel Requests ${maxParallelRequests ?? '6 (default)'}: every item in at most ${count / 100 + 10} requests`, async () => {
+		test(`${count.toLocaleString('en-US')} mail items, one with a status and one with a mail type no filter value selects, Max Parallel Requests ${maxParallelRequests ?? '6 (default)'}: every item in at most ${count / 100 + 11} requests`, async () => {
 			const changes = [
 				[1_000, { mail_status: 'shipped' }],
 				[2_000, { mail_type: 'postcard' }],
@@ -102,7 +102,9 @@ describe('request counts stay within ceil(N/100) + a few for mailboxes the spec 
 				changes,
 				maxParallelRequests ? { maxParallelRequests } : {},
 			);
-			expect(requests).toBeLessThanOrEqual(count / 100 + 10);
+			// +1 where a read's two ends meet exactly at its count (a round count): one page more
+			// shows they touch, so a count smaller than the list cannot leave items between them.
+			expect(requests).toBeLessThanOrEqual(count / 100 + 11);
 		});
 	}
 

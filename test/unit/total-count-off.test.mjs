@@ -49,3 +49,19 @@ test('a count that is right gives no warning and no second read', async () => {
 	expect(hints).toEqual([]);
 	expect(env.sim.requests.filter((r) => r.path === '/v1/mails')).toHaveLength(3);
 });
+
+for (const count of [201, 251])
+	test(`total_count 1 less than the ${count} items listed, on every page: Max Parallel Requests 1 and 6 both return all ${count}, once each, and warn`, async () => {
+		env.sim.reset({ count, seed: 37 });
+		env.sim.quirks.add({ kind: 'totalCount', path: /^\/v1\/mails$/, by: -1 });
+		const truth = await apiOrder();
+		expect(truth).toHaveLength(count);
+		for (const parallel of [1, 6]) {
+			const { ids, error, hints } = await returnAll(parallel);
+			expect(error, `Max Parallel Requests ${parallel}`).toBeUndefined();
+			expect(ids, `Max Parallel Requests ${parallel}`).toEqual(truth);
+			expect(hints).toEqual([
+				expect.stringContaining(`total_count says ${count - 1} but its pages list ${count} items`),
+			]);
+		}
+	});

@@ -356,7 +356,23 @@ async function readPart(
 	// The reverse sort mirrors the sort only where arrival dates differ (the spec says nothing of
 	// ties): items of the back read arriving at the same instant, or ends that do not add up, are
 	// read on from the front instead, one page after another, in the API's own order.
+	// Ends that neither overlap nor reach the list's end met only by the count: a count smaller than
+	// the list would leave items between them unread. One page more shows whether they touch.
+	let met = rest.length < back.items.length || !front.last?.next_cursor || !back.last?.next_cursor;
+	if (!met && front.items.length + rest.length === size) {
+		const next = await getPage(
+			ctx,
+			path,
+			query,
+			PAGE_SIZE_MAX,
+			front.last!.next_cursor!,
+			options.itemIndex,
+			slot,
+		);
+		met = next.data[0]?.id === rest[0]?.id && next.total_count === size;
+	}
 	const unsure =
+		!met ||
 		front.items.length + rest.length !== size ||
 		rest.some((item, k) => k > 0 && options.order(rest[k - 1], item) === 0);
 	if (!unsure) return { lists: [[...front.items, ...rest]], size: size! };

@@ -234,7 +234,7 @@ async function recordLockOnce(
 
 /**
  * Pure (given a store and clock): take the lock (see the module comment), or give up at
- * `giveUpAt`. `sevenIsForeign`: until when this process takes a row of lockSize values to be another
+ * `giveUpAt`. `lockSizedRowIsForeign`: until when this process takes a row of lockSize values to be another
  * node's, having found one to be so (for a lease, or until it sees the row gone: that node's row
  * may be cleared, and a row of lockSize values is then a held lock again). `taken.at`: when the
  * insert of a lock it holds was sent (the lease of other processes runs from no earlier).
@@ -243,7 +243,7 @@ export async function acquireLock(
 	store: ClaimStore,
 	clock: ClaimClock,
 	times: WriteTimes,
-	sevenIsForeign = { until: 0 },
+	lockSizedRowIsForeign = { until: 0 },
 	giveUpAt = clock.now() + times.claimLimitMs(),
 	taken = { at: 0 },
 ): Promise<LockResult> {
@@ -268,11 +268,11 @@ export async function acquireLock(
 			// looked at again below
 		} else if (count === 0) {
 			heldSince = undefined;
-			sevenIsForeign.until = 0;
+			lockSizedRowIsForeign.until = 0;
 			taken.at = clock.now();
 			const attempt = await recordLockOnce(store, clock, timed);
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
-		} else if (count !== claimPolicy.lockSize || now < sevenIsForeign.until) {
+		} else if (count !== claimPolicy.lockSize || now < lockSizedRowIsForeign.until) {
 			return 'foreign'; // another node's list (the lock holds exactly lockSize values)
 		} else if (heldSince === undefined || now - lastLook > claimPolicy.leaseMs / 4) {
 			heldSince = now; // a look after a long gap (this process was busy) starts the count again
@@ -281,7 +281,7 @@ export async function acquireLock(
 			// holds the lock is deleted; a row another process has just inserted is its fresh lock.
 			taken.at = clock.now();
 			const attempt = await recordLockOnce(store, clock, timed);
-			if (attempt === 'foreign') sevenIsForeign.until = clock.now() + times.leaseMs(); // a row of lockSize values that was not the lock
+			if (attempt === 'foreign') lockSizedRowIsForeign.until = clock.now() + times.leaseMs(); // a row of lockSize values that was not the lock
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
 			if (attempt === 'there') await store.deleteLock().catch(() => undefined);
 			heldSince = undefined;
@@ -310,7 +310,7 @@ interface ClaimQueue {
 	/** This process last found the workflow's row to be another node's (and warned). */
 	foreign: boolean;
 	/** Until when this process takes a row of lockSize values to be another node's (see acquireLock). */
-	sevenIsForeign: { until: number };
+	lockSizedRowIsForeign: { until: number };
 }
 
 /**
@@ -361,7 +361,14 @@ async function takeTurn(
 	// earlier turn has less of it left).
 	const giveUpAt = Math.min(...waiting.map((claim) => claim.askedAt)) + limitMs;
 	const taken = { at: 0 };
-	const acquiring = acquireLock(store, clock, queue.times, queue.sevenIsForeign, giveUpAt, taken);
+	const acquiring = acquireLock(
+		store,
+		clock,
+		queue.times,
+		queue.lockSizedRowIsForeign,
+		giveUpAt,
+		taken,
+	);
 	const acquired = await Promise.race([
 		acquiring,
 		clock.wait(Math.max(0, giveUpAt - clock.now())).then(() => 'gave up' as const),
@@ -471,7 +478,7 @@ export async function claimDelivery(
 			busy: false,
 			times: new WriteTimes(),
 			foreign: false,
-			sevenIsForeign: { until: 0 },
+			lockSizedRowIsForeign: { until: 0 },
 		}));
 		queue.waiting.push({ key, askedAt: clock.now(), store, resolve, reject });
 		if (queue.busy) return;

@@ -1,5 +1,5 @@
 // What docs/ says about the repository, checked against it: no history in the docs (they say what
-// is, the CHANGELOG and git say what was), each test docs/claims.md names exists, and what the
+// is, the CHANGELOG and git say what was), each test docs/promises.md names exists, and what the
 // development guide says `npm run dev` imports is what it imports.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -30,7 +30,7 @@ describe('docs say what is, not what was', () => {
 	}
 });
 
-describe('docs/claims.md names tests that exist', () => {
+describe('docs/promises.md names tests that exist', () => {
 	test('each "file › title" it names is a test title (or describe) in that file', () => {
 		const unescape = (text) => text.replace(/\\(.)/g, '$1');
 		/** A title whose numbers may come from a template: its longest stretch without digits is in the file. */
@@ -51,9 +51,9 @@ describe('docs/claims.md names tests that exist', () => {
 		};
 		const missing = [];
 		let section = '';
-		for (const line of read('docs/claims.md').split('\n')) {
+		for (const line of read('docs/promises.md').split('\n')) {
 			if (line.startsWith('## ')) section = line;
-			if (!line.startsWith('| ') || line.startsWith('| claim')) continue;
+			if (!line.startsWith('| ') || line.startsWith('| promise')) continue;
 			// The scaling section says: all in test/queue/queue.test.mjs unless named otherwise.
 			let file = section.startsWith('## Scaling') ? 'test/queue/queue.test.mjs' : undefined;
 			const tests = line

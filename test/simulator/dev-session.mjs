@@ -83,7 +83,7 @@ export function recordImported(userFolder, examples) {
 const TRIGGER = 'n8n-nodes-virtual-mailbox.virtualMailboxTrigger';
 
 /**
- * Every workflow in n8n now, from its REST API (`rest`: restClient of real-n8n.mjs):
+ * Every workflow in n8n now, archived ones left out, from its REST API (`rest`: restClient of real-n8n.mjs):
  * {id, name, published, hooks, triggers: [{node, path, events}]}, the Virtual Mailbox Triggers of the version
  * n8n runs (the published one where n8n 2.x keeps it apart from the draft). What `npm run dev`
  * waits for and names in its banner: what is published now, not what the example files say.
@@ -94,7 +94,8 @@ export async function workflowsInN8n(rest) {
 	const workflows = [];
 	for (const { id } of summaries) {
 		const { data: workflow } = await rest.call('GET', `/rest/workflows/${id}`);
-		workflows.push(workflowState(workflow));
+		// The editor deletes by archiving (n8n lists archived ones too, and never publishes them).
+		if (!workflow?.isArchived) workflows.push(workflowState(workflow));
 	}
 	return workflows;
 }

@@ -14,6 +14,7 @@ import {
 	recordImported,
 	workflowNameAt,
 	workflowState,
+	workflowsInN8n,
 } from '../simulator/dev-session.mjs';
 import { devWorkflows, UNPUBLISHED_IN_DEV } from '../e2e/examples.mjs';
 import { followTriggers } from '../simulator/follow-triggers.mjs';
@@ -143,6 +144,34 @@ describe('the banner', () => {
 		expect(notes.slice(1)).toEqual([
 			'"Virtual Mailbox: branch mail by rules (Switch)" is not published: publish it to try it.',
 		]);
+	});
+});
+
+describe("what n8n lists, as the user's editor shows it", () => {
+	/** A REST client over workflows as n8n stores them (GET /rest/workflows lists archived ones too). */
+	const restOver = (stored) => ({
+		call: async (method, p) => {
+			if (p === '/rest/workflows')
+				return { data: stored.map(({ id, name, isArchived }) => ({ id, name, isArchived })) };
+			return { data: stored.find((w) => p === `/rest/workflows/${w.id}`) };
+		},
+	});
+
+	test('an example the user deleted in the editor (n8n archives it) counts as deleted: the banner never asks to publish it', async () => {
+		const archived = byFile('branch-mail-by-rules-with-switch.json').workflow.id;
+		const stored = examples.map((w) => ({
+			...w.workflow,
+			active: Boolean(w.workflow.active),
+			activeVersionId: w.workflow.active ? 'v1' : null,
+			isArchived: w.workflow.id === archived,
+		}));
+		const inN8n = await workflowsInN8n(restOver(stored));
+		expect(inN8n.map((w) => w.id)).not.toContain(archived);
+		const notes = publishedNotes(inN8n, examples, UNPUBLISHED_IN_DEV).join('\n');
+		expect(notes).not.toContain('branch mail by rules (Switch)');
+		expect(notes).toContain(
+			'"Virtual Mailbox: file new mail by sender" is not published (it would file the same mail as the rules)',
+		);
 	});
 });
 

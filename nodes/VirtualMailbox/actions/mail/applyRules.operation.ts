@@ -305,7 +305,16 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	// All items' rules are checked before the first item's request, so a bad rule changes nothing
 	// (with Continue On Fail, each item checks its own and fails alone).
 	if (i === 0 && !this.continueOnFail())
-		for (let k = 1; k < this.getInputData().length; k++) readPlan.call(this, k);
+		for (let k = 1; k < this.getInputData().length; k++) {
+			readPlan.call(this, k);
+			checkId.call(
+				this,
+				locatorValue(this.getNodeParameter('mailId', k, '')),
+				'Mail ID',
+				'numeric',
+				k,
+			);
+		}
 	const plan = readPlan.call(this, i);
 	const mailId = checkId.call(
 		this,
@@ -512,13 +521,20 @@ async function act(
 		folderId = found.id;
 		created = found.created === true;
 		folderName = found.name ?? folder.value;
-	} else if (plan.preview || folderViews.get(this)) {
-		// A folder by ID: the preview checks it against the run's one folder list; a real run names it when the list is already read.
+	} else if (plan.preview || folderViews.get(this) || known.state.folderId === folderId) {
+		// A folder by ID: the preview checks it against the run's one folder list; a real run names it when
+		// the list is already read, and checks it when the item says the mail is in it (deleted since?).
 		const listed = (await executionFolders.call(this, i)).find(
 			(f) => f.id !== undefined && String(f.id) === folderId,
 		);
 		if (listed) folderName = String(listed.name ?? folderName ?? '') || folderName;
-		else if (plan.preview) {
+		else if (!plan.preview) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`${who} (folder ID ${folderId}): the folder does not exist (deleted?)`,
+				{ itemIndex: i, description: 'Pick the folder again from the list, or give its name.' },
+			);
+		} else {
 			return {
 				words: `Would fail: ${who}'s folder ID ${folderId} does not exist`,
 				folderId,
@@ -612,6 +628,17 @@ async function act(
 			// Which rule's filing failed, for a folder ID that no longer exists most of all.
 			failure.message = `${who} (folder ${folder.mode === 'name' ? `"${folderName}"` : `ID ${folderId}`}): ${failure.message}`;
 			throw failure;
+		}
+		// A folder by ID is named as the preview names it: the update's answer carries its name.
+		const answer = known.mail?.folder as IDataObject | null | undefined;
+		if (
+			!already.inFolder &&
+			folder.mode !== 'name' &&
+			typeof answer?.name === 'string' &&
+			String(answer.id) === folderId
+		) {
+			folderName = answer.name;
+			parts[0] = `Filed into "${folderName}"`;
 		}
 	}
 	let archived = false;

@@ -18,7 +18,7 @@ export const LONG_ID_PREFIX = '1234567890123456789';
  * `after`: the request is carried out, then its answer is changed.
  */
 export const QUIRK_KINDS = {
-	/** 200 with an HTML page (a captive portal or login page); `status` to change the 200. */
+	/** 200 with an HTML page (a captive portal or login page); `status` to change the 200, `page` its text. */
 	html: 'before',
 	/** 200 with an empty body where a record is expected. */
 	empty: 'before',
@@ -150,7 +150,7 @@ export class Quirks {
 				return {
 					status: quirk.status ?? 200,
 					headers: { 'content-type': 'text/html; charset=utf-8' },
-					text: CAPTIVE_PAGE,
+					text: quirk.page ?? CAPTIVE_PAGE,
 				};
 			case 'empty':
 				return {

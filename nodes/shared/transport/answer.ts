@@ -1,6 +1,7 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { parseJsonKeepingDigits } from '../digits';
+import { redact } from './errors';
 
 /**
  * Pure helpers for a successful answer's body: JSON parsed with every integer kept digit for
@@ -40,14 +41,19 @@ export function readBody(raw: Buffer | undefined): {
 	}
 }
 
-/** Pure: what came back, for an error (never the whole body: a proxy's page can be large). */
+/**
+ * Pure: what came back, for an error (never the whole body: a proxy's page can be large). `secrets`
+ * are taken out before the cut, so a page echoing the request (its Authorization header, the body
+ * sent) shows neither the whole secret nor its first characters.
+ */
 export function describeReceived(
 	status: number,
 	contentType: string,
 	text: string,
 	json: boolean,
+	secrets: readonly string[] = [],
 ): Received {
-	const flat = text.replace(/\s+/g, ' ').trim();
+	const flat = redact(text.replace(/\s+/g, ' ').trim(), secrets);
 	return {
 		status,
 		contentType: contentType || 'no content type',

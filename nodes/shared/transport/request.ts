@@ -134,6 +134,7 @@ export async function apiRequest(
 					headerOf(answer, 'content-type'),
 					read.text,
 					read.json,
+					context.secrets,
 				);
 				return answer;
 			})(),

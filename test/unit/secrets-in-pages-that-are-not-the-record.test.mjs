@@ -57,3 +57,21 @@ test('a page echoing the body sent in place of Bank Account → Create names the
 	expect(error.description).toMatch(/may already have acted on POST \/v1\/bank-accounts/);
 	expect(shown(error)).not.toContain(accountNumber);
 });
+
+test('a JSON echo of the request in place of a page (no "data" list) fails Get Many without the API key anywhere in the error', async () => {
+	env.sim.quirks.add({
+		kind: 'transform',
+		method: 'GET',
+		path: /^\/v1\/mails$/,
+		transform: () => ({ url: '/v1/mails', headers: { Authorization: `Bearer ${env.sim.apiKey}` } }),
+	});
+	const { items, error } = await runNode({
+		parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: {} },
+		credentials: env.credentials,
+	});
+	expect(items).toHaveLength(0);
+	expect(error.message).toMatch(/GET \/v1\/mails.*no "data" list/);
+	expect(
+		JSON.stringify({ ...error, message: error.message, description: error.description }),
+	).not.toContain(env.sim.apiKey);
+});

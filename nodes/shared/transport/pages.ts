@@ -36,8 +36,12 @@ export async function getPage(
 			total_count: (body as IDataObject[]).length,
 		};
 	if (!body || !Array.isArray((body as IDataObject).data)) {
-		throw new NodeApiError(ctx.getNode(), (body ?? {}) as JsonObject, {
+		// Named by its fields only: the body is not kept in the error (an echo of the request, a
+		// debugging proxy's JSON, would carry the Authorization header into the execution's data).
+		const fields = Object.keys(body ?? {}).slice(0, 10);
+		throw new NodeApiError(ctx.getNode(), { message: 'no "data" list' } as JsonObject, {
 			message: `Unexpected response from GET ${path}: no "data" list`,
+			description: `The answer was a JSON object ${fields.length ? `with the fields ${fields.map((f) => JSON.stringify(f.slice(0, 40))).join(', ')}` : 'without fields'}, not a page. Check that the credential's Base URL is the Virtual Mailbox API.`,
 			itemIndex,
 		});
 	}

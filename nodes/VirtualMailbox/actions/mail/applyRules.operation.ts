@@ -14,6 +14,7 @@ import {
 	checkFolder,
 	decide,
 	type Facts,
+	flagOf,
 	factsOfDetail,
 	factsOfItem,
 	mailIdOfItem,
@@ -270,16 +271,16 @@ function readPlan(this: IExecuteFunctions, i: number): Plan {
 							0,
 							'Fallback Folder',
 						),
-						markRead: options.noMatchMarkRead === true,
-						archive: options.noMatchArchive === true,
+						markRead: flagOf(options.noMatchMarkRead, 0, 'Fallback: Mark Read'),
+						archive: flagOf(options.noMatchArchive, 0, 'Fallback: Archive'),
 					}
 				: undefined;
 		const rules = parseRules(this.getNodeParameter('rules', i, {}));
 		plan = {
 			rules,
 			fallback,
-			preview: this.getNodeParameter('previewOnly', i, false) === true,
-			createIfMissing: options.createFolderIfMissing !== false,
+			preview: flagOf(this.getNodeParameter('previewOnly', i, false), 0, 'Preview Only'),
+			createIfMissing: flagOf(options.createFolderIfMissing, 0, 'Create Folder If Missing', true),
 		};
 	} catch (error) {
 		if (!(error instanceof RuleError))

@@ -143,6 +143,19 @@ function valuesFor(field: Field, facts: Facts): Array<string | number> {
 	return values;
 }
 
+/**
+ * Pure: a yes/no parameter → true or false. An expression may give the text "true" or "false" (a
+ * form field, a query string); anything else throws a RuleError naming `label`, so a preview meant
+ * by "yes" never writes. Unset or empty: `fallback`.
+ */
+export function flagOf(raw: unknown, position: number, label: string, fallback = false): boolean {
+	if (raw === undefined || raw === null || raw === '') return fallback;
+	if (typeof raw === 'boolean') return raw;
+	const said = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
+	if (said === 'true' || said === 'false') return said === 'true';
+	throw new RuleError(position, `${label} must be true or false, got "${String(raw)}"`);
+}
+
 /** Pure: a folder parameter → an action's folder; throws a RuleError for an empty or malformed one. */
 export function checkFolder(raw: unknown, position: number, label = 'Folder'): Action['folder'] {
 	const locator: IDataObject =
@@ -187,8 +200,8 @@ function parseRule(entry: IDataObject, position: number): Rule {
 		);
 	const action: Action = {
 		folder: checkFolder(entry.folder, position),
-		markRead: entry.markRead === true,
-		archive: entry.archive === true,
+		markRead: flagOf(entry.markRead, position, 'Mark Read'),
+		archive: flagOf(entry.archive, position, 'Archive'),
 	};
 	const name = String(entry.name ?? '').trim();
 	const base = { position, name, field, action };

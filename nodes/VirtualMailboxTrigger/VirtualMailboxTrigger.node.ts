@@ -32,9 +32,10 @@ import {
 import { canonicalRecord, canonicalScanStatus, ruleValuesNotice } from '../shared/values';
 import { parseJsonKeepingDigits } from '../shared/digits';
 import { startCatchingUp } from './catchUp';
-import { claimDelivery, claimKeyOf, claimStoreOf } from './claims';
+import { claimDelivery, claimStoreOf } from './claims';
 import type { ClaimClock, DeduplicationHelpers } from './claims';
-import { detectEvent, type EventName, FILE_FIELD, identityOf, scanEventOfType } from './events';
+import { deliveryKeyOf, identityOf } from './deliveryKey';
+import { detectEvent, type EventName, FILE_FIELD, scanEventOfType } from './events';
 import { judge, stateOf } from './deliveries';
 import { restShapeOf } from './restShape';
 import { verifySignature } from './signature';
@@ -310,7 +311,7 @@ export class VirtualMailboxTrigger implements INodeType {
 		const kept: INodeExecutionData[] = [];
 		const typeVersion = this.getNode().typeVersion;
 		for (const item of items) {
-			const key = claimKeyOf(item.json, typeVersion);
+			const key = deliveryKeyOf(item.json, typeVersion);
 			const outcome =
 				key === undefined ? 'new' : await claimDelivery(scope, key, store, clock, warn);
 			if (outcome === 'duplicate') {
@@ -414,6 +415,11 @@ export class VirtualMailboxTrigger implements INodeType {
 		) {
 			return ignore('not completed');
 		}
+		const typeVersion = this.getNode().typeVersion;
+		const item: INodeExecutionData = {
+			json: { event, ...(typeVersion >= 2 ? restShapeOf(event, body) : body) },
+		};
+		if (typeVersion >= 2 && options.includeDelivery) item.json.delivery = body;
 		// A test delivery (Test URL, "Listen for test event") runs as asked and records nothing: the
 		// Production URL's copy of the same delivery must still run, and nothing a test saw may be
 		// written into the active workflow's static data.
@@ -423,8 +429,11 @@ export class VirtualMailboxTrigger implements INodeType {
 				: judge(
 						stateOf(this.getWorkflowStaticData('node')),
 						{
+							// The claim's key; an item it cannot key (no id) keys on the delivery as sent.
+							key:
+								deliveryKeyOf(item.json, typeVersion) ?? `${identity.resource}|${identity.version}`,
 							resource: identity.resource,
-							status: identity.version,
+							version: identity.version,
 							signedAt: verdict.timestamp,
 							trackOrder: event !== 'new-mail',
 						},
@@ -444,11 +453,6 @@ export class VirtualMailboxTrigger implements INodeType {
 			return ignore(outcome);
 		}
 
-		const restShape = this.getNode().typeVersion >= 2;
-		const item: INodeExecutionData = {
-			json: { event, ...(restShape ? restShapeOf(event, body) : body) },
-		};
-		if (restShape && options.includeDelivery) item.json.delivery = body;
 		if (!options.includeDetails && !options.downloadFile) return { workflowData: [[item]] };
 		// n8n answers the sender only when this returns, and the service drops a delivery it waits too
 		// long for (it never retries): enrichment gets a deadline. It works on a copy, so a late finish

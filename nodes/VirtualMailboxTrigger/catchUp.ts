@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, PAGE_SIZE_MAX } from '../shared/constants';
 import { canonicalRecord, canonicalScanType } from '../shared/values';
+import { deliveryKeyOf } from './deliveryKey';
 import {
 	apiRequest,
 	baseUrlOf,
@@ -24,7 +25,7 @@ import {
  *
  * Exactly once: each item emitted here is claimed by the execution it starts (execute(), mode
  * "trigger") with the same claim and the same key as a delivery of the same event (claims.ts,
- * claimKeyOf: the mail id for new mail, the scan id and its completion for scans), so an event
+ * deliveryKey.ts: the mail id for new mail, the scan id and its completion for scans), so an event
  * runs once whether it came by delivery, by catch-up or both. The state below only keeps the
  * reads short and makes the first activation emit nothing from before it.
  *
@@ -146,22 +147,10 @@ export function advance(
 	return { floor, seen: kept };
 }
 
-/**
- * Pure: the resources whose delivery this node's webhook recorded (deliveries.ts keeps
- * `<event>:<id>|<status>#<digest>` in the same static data), as the catch-up names them: the mail
- * id, or the scan id of a completion. What the last save held only (a fast filter; the claim decides).
- */
+/** The delivery keys this node's webhook recorded in the same static data (deliveries.ts), as of the last save. */
 export function deliveredOf(staticData: IDataObject): Set<string> {
-	const delivered = new Set<string>();
 	const seen = staticData.seen;
-	if (!seen || typeof seen !== 'object') return delivered;
-	for (const key of Object.keys(seen)) {
-		const match = /^(new-mail|scan-update|open-update):([^|]*)\|([^#]*)/.exec(key);
-		if (!match) continue;
-		if (match[1] === 'new-mail') delivered.add(`mail:${match[2]}`);
-		else if (match[3].toUpperCase() === 'COMPLETED') delivered.add(`scan:${match[2]}`);
-	}
-	return delivered;
+	return new Set(seen && typeof seen === 'object' ? Object.keys(seen) : []);
 }
 
 /**
@@ -301,12 +290,10 @@ export async function catchUp(
 	if (scanTypes.length)
 		await read('scans', { status: ['completed'], type: scanTypes, sort: 'newest' });
 	const items = found
-		.filter(
-			({ kind, record }) => !delivered.has(`${kind === 'mail' ? 'mail' : 'scan'}:${record.id}`),
-		)
 		.filter(({ kind, record }) => kind === 'mail' || scanTypes.includes(scanTypeOf(record)))
 		.sort((a, b) => timeOf(a.kind, a.record) - timeOf(b.kind, b.record))
-		.map(({ kind, record }) => caughtUpItem(kind, record));
+		.map(({ kind, record }) => caughtUpItem(kind, record))
+		.filter((item) => !delivered.has(deliveryKeyOf(item, 2) ?? ''));
 	return { items, stats };
 }
 

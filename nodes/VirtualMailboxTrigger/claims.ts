@@ -1,45 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
-import { createHash } from 'crypto';
-
 import { claimQueues } from '../shared/state/claimQueues';
-import { canonicalScanStatus } from '../shared/values';
-import { detectEvent, EVENTS, identityOf } from './events';
 
 /**
- * Exactly once across n8n processes. The webhook process's own checks (deliveries.ts) see only
- * that process's memory, so the execution of every accepted delivery claims it in n8n's
- * database-backed deduplication store (the one the Remove Duplicates node uses) before anything
- * downstream runs: in queue mode on the worker, in a single n8n in the main process, both sharing
- * the database, so copies, replays to another webhook process and replays after a restart run once.
- *
- * n8n's store (its processed_data table, the same code on n8n 1.x and 2.x) keeps one row per
- * workflow and context, a list it reads and then writes back whole, without a lock: two records
- * that overlap can erase each other's values, so a plain check-and-record lets copies run twice,
- * and no wait makes it safe (a read can trail its update by any time). One step is atomic: the
- * row's first insert, since (workflow, context) is the table's primary key; an insert that finds
- * the row inserted meanwhile fails. The claim builds a lock on it:
- *
- * - The lock is the workflow's row (scope "workflow"): it exists while a claim holds it and holds
- *   the lock's values (claimPolicy.lockSize of them; a row with another count is another node's).
- *   A process takes it by recording them when it counted no row (counting only reads): if none
- *   was there, its write inserted the row (an update of an existing lock would have found them) and
- *   it holds the lock; an insert that lost a race fails. It gives the lock back by deleting the row.
- * - Holding it, the process records the keys of its waiting deliveries in the trigger node's row
- *   (scope "node"): a key that was there is a copy ('duplicate'), the others run ('new'). Holders
- *   follow each other (an insert succeeds only once the last holder's delete has landed, which
- *   follows its record), so each record reads every earlier one and none is erased: each key is
- *   new for exactly one execution.
- * - Nothing is lost: a key is found only where an execution recorded it, and an execution that
- *   recorded a key runs it (or fails, visibly). A record that failed may have landed, so a key its
- *   retry finds is run ('unsettled'), not taken for a copy's.
- *
- * What is left (docs/webhook-trigger.md, limits of the claim): a lock held past the lease (its process stopped
- * while holding it) is deleted by a waiting process; if its holder was only slow, its record may
- * then overlap the next holder's, and a waiter that watched the stopped holder can delete a lock
- * taken just after (it cannot tell two holders apart): copies may then run twice. A Remove
- * Duplicates node with scope "Workflow" in the same workflow shares the workflow's row: the claim
- * then records without the lock ('unguarded') and logs a warning; see docs/webhook-trigger.md for what that
- * node may lose.
+ * Each delivery runs once across n8n processes: the execution of every delivery the webhook's
+ * window (deliveries.ts) let through claims its key (deliveryKey.ts) in n8n's database-backed
+ * deduplication store before anything downstream runs. That store has no lock, so the claim builds
+ * one on its one atomic step, a row's first insert: the workflow's row, holding lockSize values, is
+ * the lock, and its holder records the waiting keys in the node's row, where a key already there is
+ * a copy. No delivery is lost: a key is found only where an execution recorded it, and that
+ * execution runs. Design and limits: docs/webhook-trigger.md, "How the claim decides".
  */
 export const claimPolicy = {
 	/** The lock's values are this with #1, #2... (the store keeps their md5s). */
@@ -488,85 +456,4 @@ export async function claimDelivery(
 			queue.busy = false;
 		})();
 	});
-}
-
-/**
- * Fields the trigger adds to a delivery's item (Add Full Resource, Download File, the reasons
- * when they fail): not part of what was delivered.
- */
-const ADDED_FIELDS = new Set([
-	'event',
-	'mail_item',
-	'mail_item_error',
-	'scan_summary',
-	'scan_summary_error',
-	'shipment',
-	'shipment_error',
-	'download_error',
-	'enrichment_error',
-	'caught_up',
-]);
-
-/**
- * The claim key of an item the trigger output at node version `typeVersion`. At versions 1 and 1.1
- * the item is the delivery, so a `delivery` field there is one the sender put in, read like any
- * other field. Version 2 outputs the REST shape, a function of the delivery: copies of a delivery
- * give the same item, so the key is its resource and a digest of its content (the delivery as
- * sent, when included, counts as content; pre-signed links and the message text do not), except
- * for new mail (its id) and a completed scan or open request (its id and COMPLETED): a caught-up
- * item (catchUp.ts) has the REST list's content, not the delivery's, and must claim the same key.
- */
-export function claimKeyOf(json: IDataObject, typeVersion: number): string | undefined {
-	if (typeVersion < 2) return deliveryKeyOf(json);
-	const event = json.event;
-	if (
-		typeof event !== 'string' ||
-		!(EVENTS as readonly string[]).includes(event) ||
-		json.id === undefined ||
-		json.id === null
-	)
-		return undefined;
-	// The events the catch-up can read after the fact (catchUp.ts) are keyed on what the delivery
-	// and the REST list share: a mail item arrives once; a scan or open request completes (again
-	// only after a restore). A caught-up item and its delivery then claim the same key.
-	if (event === 'new-mail') return `new-mail:${String(json.id)}`;
-	const status = String(json.status ?? '');
-	if (
-		(event === 'scan-update' || event === 'open-update') &&
-		canonicalScanStatus(status) === 'COMPLETED'
-	)
-		return `${event}:${String(json.id)}|COMPLETED`;
-	return `${event}:${String(json.id)}|${status}#${contentDigest(json)}`;
-}
-
-/** A digest of an item's content: without what the trigger added, pre-signed links (signed anew each time) and message text. */
-function contentDigest(json: IDataObject): string {
-	const content = (record: IDataObject): Array<[string, unknown]> =>
-		Object.keys(record)
-			.filter((key) => !ADDED_FIELDS.has(key) && !key.endsWith('_url') && key !== 'message')
-			.sort()
-			.map((key) => {
-				const value = record[key];
-				return [
-					key,
-					key === 'delivery' && typeof value === 'object' && value !== null && !Array.isArray(value)
-						? content(value as IDataObject)
-						: value,
-				];
-			});
-	return createHash('sha256')
-		.update(JSON.stringify(content(json)))
-		.digest('hex')
-		.slice(0, 16);
-}
-
-/** The key of the delivery an item of the trigger carries (the webhook's duplicate key), if any. */
-export function deliveryKeyOf(json: IDataObject): string | undefined {
-	const body: IDataObject = {};
-	for (const [field, value] of Object.entries(json))
-		if (!ADDED_FIELDS.has(field)) body[field] = value;
-	const event = typeof json.event === 'string' ? detectEvent(body, [json.event]) : undefined;
-	if (!event || event !== json.event) return undefined;
-	const identity = identityOf(event, body);
-	return `${identity.resource}|${identity.version}`;
 }

@@ -2,11 +2,17 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { recentDeliveries } from '../shared/state/recentDeliveries';
 
-/** Per-node state in workflow static data, bounded (n8n saves a webhook's static data unreliably: claims.ts decides across restarts). */
+/**
+ * The webhook's window in front of the database claim (claims.ts), in the process that received
+ * the delivery: a delivery whose key (deliveryKey.ts) was accepted within the Duplicate Window is
+ * dropped before any execution starts. It reads this process's recent deliveries (copies arriving
+ * at the same moment) and the node's static data (which n8n saves unreliably for webhooks), so
+ * across processes and restarts the claim decides. See docs/webhook-trigger.md, "Duplicates".
+ */
 export interface DeliveryState extends IDataObject {
-	/** `resource|status#digest` → receipt time (ms) of the last delivery seen. */
+	/** Delivery key (deliveryKey.ts) → receipt time (ms) of the last delivery seen. */
 	seen: Record<string, number>;
-	/** resource → signing timestamp and status#digest of the newest delivery seen. */
+	/** resource → signing timestamp and version (status#digest) of the newest delivery seen. */
 	latest: Record<string, { at: number; status: string }>;
 }
 
@@ -22,23 +28,24 @@ export function stateOf(staticData: IDataObject): DeliveryState {
 }
 
 /**
- * Decide what to do with a delivery and record it in `state` (static data) and in this process's
- * recentDeliveries (copies arriving at the same moment, before static data is saved). This is the
- * webhook's fast check, in the process that received the delivery; n8n does not reliably save a
- * webhook's static data, so across processes and restarts the execution's claim (claims.ts) decides.
- * `status` is what makes a delivery distinct (the trigger passes the status with a digest of the
- * payload's content: identityOf's version). Duplicate: same resource and status within `windowMs`.
- * Stale: signed earlier than a delivery already seen for the same resource with another status
- * (out-of-order arrival).
+ * Decides a delivery and records it (a window of 0 records nothing). Duplicate: its key was seen
+ * within `windowMs`. Stale: signed earlier than a delivery already seen for the same resource
+ * with another version (out-of-order arrival).
  */
 export function judge(
 	state: DeliveryState,
-	delivery: { resource: string; status: string; signedAt: number; trackOrder?: boolean },
+	delivery: {
+		key: string;
+		resource: string;
+		version: string;
+		signedAt: number;
+		trackOrder?: boolean;
+	},
 	now: number,
 	options: { windowMs: number; dropStale: boolean },
 	scope = '',
 ): Verdict {
-	const key = `${delivery.resource}|${delivery.status}`;
+	const { key } = delivery;
 	const seenAt = state.seen[key] ?? recentDeliveries.get(`${scope}|${key}`);
 	if (options.windowMs > 0 && seenAt !== undefined && now - seenAt <= options.windowMs)
 		return 'duplicate';
@@ -47,20 +54,20 @@ export function judge(
 		options.dropStale &&
 		latest &&
 		delivery.signedAt < latest.at &&
-		latest.status !== delivery.status
+		latest.status !== delivery.version
 	)
 		return 'stale';
-	// Record only what an enabled check will read: nothing for a window of 0, no order for new mail.
 	if (options.windowMs > 0) {
 		state.seen[key] = now;
 		recentDeliveries.set(`${scope}|${key}`, now);
 	}
+	// New mail has no order to keep.
 	if (
 		options.dropStale &&
 		delivery.trackOrder !== false &&
 		(!latest || delivery.signedAt >= latest.at)
 	) {
-		state.latest[delivery.resource] = { at: delivery.signedAt, status: delivery.status };
+		state.latest[delivery.resource] = { at: delivery.signedAt, status: delivery.version };
 	}
 	prune(state, now, options.windowMs);
 	return 'new';

@@ -1,5 +1,3 @@
-import { createHash } from 'crypto';
-
 import { MAIL_TYPES } from '../shared/constants';
 import { canonicalMailType, canonicalScanType } from '../shared/values';
 
@@ -70,32 +68,6 @@ export function scanEventOfType(type: unknown): EventName | undefined {
 		: canonical === 'UNBOXING_REQUEST'
 			? 'open-update'
 			: undefined;
-}
-
-/**
- * The id the spec says handlers should key on; the status; and the version that makes a delivery
- * distinct: the status plus a digest of everything else in the payload but its pre-signed links
- * (signed anew for every delivery) and its message text. A same-status update with new content
- * (tracking_data filled in, an ai_summary added) is a new version; a copy of a delivery is not.
- */
-export function identityOf(
-	event: EventName,
-	body: Payload,
-): { resource: string; status: string; version: string } {
-	const id = event === 'scan-update' || event === 'open-update' ? body.uuid : body.id;
-	const status = String(
-		(event === 'new-mail'
-			? body.mail_status
-			: event === 'shipment-update'
-				? body.status
-				: body.current_status) ?? '',
-	);
-	const content = Object.keys(body)
-		.filter((key) => !key.endsWith('_url') && key !== 'message')
-		.sort()
-		.map((key) => [key, body[key]]);
-	const digest = createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16);
-	return { resource: `${event}:${String(id)}`, status, version: `${status}#${digest}` };
 }
 
 /** The pre-signed link each event carries, if any. */

@@ -19,15 +19,10 @@ import {
 	virtualClock,
 } from '../support/deduplication-store.mjs';
 
-const {
-	FOREIGN_ROW_WARNING,
-	WriteTimes,
-	claimDelivery,
-	claimKeyOf,
-	claimPolicy,
-	deliveryKeyOf,
-	lockValues,
-} = dist('nodes/VirtualMailboxTrigger/claims.js');
+const { FOREIGN_ROW_WARNING, WriteTimes, claimDelivery, claimPolicy, lockValues } = dist(
+	'nodes/VirtualMailboxTrigger/claims.js',
+);
+const { deliveryKeyOf } = dist('nodes/VirtualMailboxTrigger/deliveryKey.js');
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
 const POLICY = { ...claimPolicy };
 afterEach(() => Object.assign(claimPolicy, POLICY));
@@ -328,22 +323,25 @@ describe("the claim protocol (pure, against a model of n8n's store shared by sim
 
 	test("an item's delivery key ignores what the trigger added (full resource, file errors) and changes with the content", () => {
 		const plain = { event: 'new-mail', ...payloads['new-mail'] };
-		const key = deliveryKeyOf(plain);
+		const key = deliveryKeyOf(plain, 1);
 		expect(key).toMatch(/^new-mail:/);
 		expect(
-			deliveryKeyOf({ ...plain, mail_item: { id: 1 }, download_error: 'x', enrichment_error: 'y' }),
+			deliveryKeyOf(
+				{ ...plain, mail_item: { id: 1 }, download_error: 'x', enrichment_error: 'y' },
+				1,
+			),
 		).toBe(key);
-		expect(deliveryKeyOf({ ...plain, mail_status: 'archived' })).not.toBe(key);
-		expect(deliveryKeyOf({ foo: 1 })).toBeUndefined();
+		expect(deliveryKeyOf({ ...plain, mail_status: 'archived' }, 1)).not.toBe(key);
+		expect(deliveryKeyOf({ foo: 1 }, 1)).toBeUndefined();
 	});
 
 	test("an item's claim key by node version: version 2 keys new mail on its id, a completion on its scan id, other updates on their REST content; versions 1 and 1.1 the item itself", () => {
 		const sent = { ...payloads['new-mail'], delivery: { carrier: 'USPS' } };
-		const key = deliveryKeyOf({ event: 'new-mail', ...sent });
+		const key = deliveryKeyOf({ event: 'new-mail', ...sent }, 1);
 		expect(key).toMatch(/^new-mail:/);
 		// At 1 and 1.1 the item is the delivery; its object field `delivery` is just a field.
 		for (const version of [1, 1.1])
-			expect(claimKeyOf({ event: 'new-mail', ...sent }, version)).toBe(key);
+			expect(deliveryKeyOf({ event: 'new-mail', ...sent }, version)).toBe(key);
 		// At 2 new mail is one event per mail item: its delivery and the catch-up's list entry (other
 		// fields, links and content) claim the same key.
 		const rest = {
@@ -355,9 +353,9 @@ describe("the claim protocol (pure, against a model of n8n's store shared by sim
 			envelope_image_url: 'https://x/1?sig=a',
 			message: 'a',
 		};
-		expect(claimKeyOf(rest, 2)).toBe('new-mail:1001');
+		expect(deliveryKeyOf(rest, 2)).toBe('new-mail:1001');
 		expect(
-			claimKeyOf(
+			deliveryKeyOf(
 				{ event: 'new-mail', id: '1001', is_read: false, folder_id: null, caught_up: true },
 				2,
 			),
@@ -372,30 +370,30 @@ describe("the claim protocol (pure, against a model of n8n's store shared by sim
 			label: 'Bill',
 			summary: ['Due 12 Dec'],
 		};
-		expect(claimKeyOf(scan, 2)).toBe('scan-update:5ca0|COMPLETED');
-		expect(claimKeyOf({ ...scan, summary: null, created_at: 'x', caught_up: true }, 2)).toBe(
+		expect(deliveryKeyOf(scan, 2)).toBe('scan-update:5ca0|COMPLETED');
+		expect(deliveryKeyOf({ ...scan, summary: null, created_at: 'x', caught_up: true }, 2)).toBe(
 			'scan-update:5ca0|COMPLETED',
 		);
-		expect(claimKeyOf({ ...scan, event: 'open-update' }, 2)).toBe('open-update:5ca0|COMPLETED');
+		expect(deliveryKeyOf({ ...scan, event: 'open-update' }, 2)).toBe('open-update:5ca0|COMPLETED');
 		// Other statuses and shipments: their REST content, without links, message and what the trigger added.
 		const inProcess = { ...scan, status: 'IN_PROCESS', scan_result_url: 'https://x/1?sig=a' };
-		const inProcessKey = claimKeyOf(inProcess, 2);
+		const inProcessKey = deliveryKeyOf(inProcess, 2);
 		expect(inProcessKey).toMatch(/^scan-update:5ca0\|IN_PROCESS#/);
 		expect(
-			claimKeyOf(
+			deliveryKeyOf(
 				{ ...inProcess, scan_result_url: 'https://x/1?sig=b', message: 'b', scan_summary: {} },
 				2,
 			),
 		).toBe(inProcessKey);
-		expect(claimKeyOf({ ...inProcess, label: 'Other' }, 2)).not.toBe(inProcessKey);
+		expect(deliveryKeyOf({ ...inProcess, label: 'Other' }, 2)).not.toBe(inProcessKey);
 		expect(
-			claimKeyOf(
+			deliveryKeyOf(
 				{ ...inProcess, delivery: { ...payloads['scan-update'], scan_result_url: 'https://x/2' } },
 				2,
 			),
-		).toBe(claimKeyOf({ ...inProcess, delivery: payloads['scan-update'] }, 2));
-		expect(claimKeyOf({ event: 'new-mail' }, 2)).toBeUndefined();
-		expect(claimKeyOf({ event: 'other', id: '1' }, 2)).toBeUndefined();
+		).toBe(deliveryKeyOf({ ...inProcess, delivery: payloads['scan-update'] }, 2));
+		expect(deliveryKeyOf({ event: 'new-mail' }, 2)).toBeUndefined();
+		expect(deliveryKeyOf({ event: 'other', id: '1' }, 2)).toBeUndefined();
 	});
 });
 
@@ -527,7 +525,7 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 	test("a keys write that fails fails only that execution's claim: the executions claimed with it run, and its delivery runs when retried", async () => {
 		processedData.writeDelayMs = 5;
 		const bodies = [1, 2, 3, 4].map((n) => ({ ...payloads['new-mail'], id: String(7000 + n) }));
-		const failing = claimKeyOf({ event: 'new-mail', ...bodies[2] }, 1);
+		const failing = deliveryKeyOf({ event: 'new-mail', ...bodies[2] }, 1);
 		processedData.failWhen = ({ items, scope }) => scope === 'node' && items.includes(failing);
 		const runs = await Promise.all(
 			bodies.map((body, i) =>

@@ -309,19 +309,40 @@ describe('each event exactly once', () => {
 		const { judge, stateOf, MAX_ENTRIES } = dist('nodes/VirtualMailboxTrigger/deliveries.js');
 		const state = stateOf({});
 		for (let n = 0; n < MAX_ENTRIES * 3; n++)
-			judge(state, { resource: `scan-update:${n}`, status: 'COMPLETED', signedAt: n }, 1000 + n, {
-				windowMs: 86_400_000,
-				dropStale: true,
-			});
+			judge(
+				state,
+				{
+					key: `scan-update:${n}|COMPLETED`,
+					resource: `scan-update:${n}`,
+					version: 'COMPLETED',
+					signedAt: n,
+				},
+				1000 + n,
+				{
+					windowMs: 86_400_000,
+					dropStale: true,
+				},
+			);
 		expect(Object.keys(state.seen).length).toBeLessThanOrEqual(MAX_ENTRIES * 1.1);
 		expect(Object.keys(state.latest).length).toBeLessThanOrEqual(MAX_ENTRIES * 1.1);
 		expect(state.seen[`scan-update:${MAX_ENTRIES * 3 - 1}|COMPLETED`]).toBeDefined();
 		// new mail has no order to keep, and a check that is off records nothing
 		const lean = stateOf({});
-		judge(lean, { resource: 'new-mail:1', status: 'INBOX', signedAt: 1, trackOrder: false }, 5, {
-			windowMs: 0,
-			dropStale: true,
-		});
+		judge(
+			lean,
+			{
+				key: 'new-mail:1',
+				resource: 'new-mail:1',
+				version: 'INBOX',
+				signedAt: 1,
+				trackOrder: false,
+			},
+			5,
+			{
+				windowMs: 0,
+				dropStale: true,
+			},
+		);
 		expect(lean).toEqual({ seen: {}, latest: {} });
 	});
 });

@@ -261,6 +261,25 @@ describe('each event exactly once', () => {
 		expect(started(cancelled)).toHaveLength(1);
 	});
 
+	test('version 2: the window keys new mail on its mail id, as the claim does: the same mail delivered again with another status starts nothing', async () => {
+		const workflowId = 'wf-one-key';
+		const first = await runWebhook({
+			parameters: params(),
+			request: request(payloads['new-mail']),
+			workflowId,
+			typeVersion: 2,
+		});
+		expect(started(first)).toHaveLength(1);
+		const moved = await runWebhook({
+			parameters: params(),
+			request: request({ ...payloads['new-mail'], mail_status: 'ARCHIVED' }),
+			staticData: first.staticData,
+			workflowId,
+			typeVersion: 2,
+		});
+		expect(ignored(moved)).toBe('duplicate');
+	});
+
 	test('two copies arriving at once (both reading the same saved state) start one execution', async () => {
 		const workflowId = 'wf-concurrent';
 		const saved = {};

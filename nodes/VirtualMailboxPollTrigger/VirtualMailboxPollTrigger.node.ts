@@ -27,32 +27,12 @@ import { pollNewMail } from './newMail';
 import { accountIdDigest, accountOf, changeOf, fingerprintOf, type PollState } from './state';
 
 /**
- * The Poll Trigger's guarantee (docs/poll-trigger.md; the numbers in limits.ts).
- *
- * The state carries a fingerprint of the account (credential, server, key digest), the event and
- * the query, and a digest of the account id GET /v1/account returns: a poll with no fingerprint or
- * another one primes (records where the mailbox stands, emits nothing), so activation and every
- * edit of Event, Filters, the server or the credential's account never replay. Another credential
- * or API key on the same server, Event and Filters unchanged, costs one GET /v1/account: the same
- * account id goes on from the state (a key rotation), another one primes. One poll runs per trigger per process, its downloads included; one that starts while
- * the last still runs returns nothing and leaves the state alone.
- *
- * New Mail: the trigger records mail ids: at priming the newest mail of the whole mailbox within
- * LATE_WINDOW of the newest, then every item it emits. The floor, an order key (arrival date, id),
- * is the highest of its last value, the newest recorded arrival less LATE_WINDOW, and the
- * MAX_REMEMBERED-th newest recorded item as the previous poll ended (one poll late: an item a
- * moving list hid from a poll is still above the floor for the next); it never goes down. New
- * mail is an item the trigger's query lists, with an arrival date, above the floor and not
- * recorded. Each poll reads the query newest first down to
- * the floor (a cursor is used within the poll only) and emits the new mail oldest first, at most
- * MAX_EMIT_PER_POLL; no id is emitted twice. Not emitted: mail logged at or below the floor, and
- * mail that predates the priming, mail without an arrival date. What the API cannot list (10,000
- * deep, even divided by filters) is reported once by an error naming its arrival dates; the mail
- * of the parts listed in full is emitted.
- *
- * Scan / Open Completed: one event per completion of a scan of the type (scan id and its
- * status_updated_at), emitted once, for every scan a poll saw in process or restoring, or created
- * after the priming. A restore no poll saw restoring is not emitted.
+ * Each new mail item and each scan completion is emitted once, none from before activation: a
+ * state without this account, event and query's fingerprint primes (records where the mailbox
+ * stands, emits nothing). New mail is what the query lists above a floor that never goes down and
+ * is not recorded; a completion is a scan a poll saw in process (or created after priming) that
+ * completed. One poll runs per trigger per process. The guarantee and its limits:
+ * docs/poll-trigger.md (the numbers in limits.ts).
  */
 type PollEvent = 'new-mail' | CompletionEvent;
 

@@ -15,25 +15,12 @@ import {
 } from '../shared/transport';
 
 /**
- * Catching up (docs/webhook-trigger.md, "Across downtime"). The service never retries a delivery,
- * so what happens while n8n (or a webhook process) is down never reaches the webhook. n8n runs a
- * trigger node's trigger() on every activation (each start, each leader takeover, each publish),
- * on the leader main only; the trigger then reads what happened since the last event it saw and
- * emits what no delivery ran. Two kinds can be read after the fact: new mail (GET /v1/mails,
- * newest first, with arrival dates) and scan or open completions (GET /v1/scans, status
- * completed, with status_updated_at); shipment updates and other scan statuses cannot.
- *
- * Exactly once: each item emitted here is claimed by the execution it starts (execute(), mode
- * "trigger") with the same claim and the same key as a delivery of the same event (claims.ts,
- * deliveryKey.ts: the mail id for new mail, the scan id and its completion for scans), so an event
- * runs once whether it came by delivery, by catch-up or both. The state below only keeps the
- * reads short and makes the first activation emit nothing from before it.
- *
- * Each kind keeps a floor (arrival or completion time) and the ids above it it has seen. Every
- * item listed above the floor and not seen is an event that happened after the first activation
- * (the priming saw everything above its floor), so emitting it is never wrong; the claim drops
- * the ones a delivery already ran. Reads stop at the first page with nothing unseen: idle, one
- * request per kind.
+ * Catching up: at each activation and interval the trigger reads the new mail and the scan or
+ * open completions that no delivery ran (the service never retries one) and emits them. Each item
+ * is claimed with the same key as its delivery (deliveryKey.ts, claims.ts), so an event runs once
+ * whether it came by delivery, by catch-up or both. Each kind keeps a floor and the ids above it
+ * it has seen, so reads stay short and the first activation emits nothing from before it. See
+ * docs/webhook-trigger.md, "Across downtime".
  */
 export const catchUpPolicy = {
 	/** Items per list request (the API's maximum). */

@@ -9,41 +9,10 @@ import {
 import type { EventName } from './events';
 
 /**
- * Pure: a delivery in the REST API's shape (docs/api.md, "Resources"), as the trigger outputs it
- * from version 2 on, so that a rule written against Mail → Get or the Poll Trigger matches the
- * webhook's item too. Webhook payloads use their own names, number ids and upper-case values
- * (docs/api.md, "Webhooks"); each field is renamed and converted to its REST counterpart:
- *
- * | event | as delivered | output |
- * |---|---|---|
- * | new-mail | `id` (number) | `id` (string) |
- * | new-mail | `mail_type`, `mail_status` (`LETTER`, `LARGELETTER`, `INBOX`) | same names, REST values (`letter`, `large_letter`, `inbox`) |
- * | new-mail | `weight`, `measurement.*` (decimal text) | numbers |
- * | new-mail | `image_url` | `envelope_image_url` |
- * | scan-, open-update | `uuid` | `id` (the scan id) |
- * | scan-, open-update | `id` (number, the mail item) | `mail_id` (string) |
- * | scan-, open-update | (the event) | `type`: `SCAN_REQUEST` / `UNBOXING_REQUEST` |
- * | scan-, open-update | `current_status` | `status` (upper case, as the REST scan's) |
- * | scan-, open-update | `ai_label` | `label` |
- * | scan-, open-update | `ai_summary` (text, one line per point) | `summary` (list of strings, as the scan summary's) |
- * | scan-, open-update | `mail_type` | as new-mail's |
- * | shipment-update | `status` (`SHIPPED`, `PROCESSED`) | a REST shipment status (`shipped`; `in_progress` for any internal state) |
- * | shipment-update | `service` | `service_name` |
- * | shipment-update | `tracking_data` | `tracking_number` |
- * | shipment-update | `auto_forward` (`"true"`/`"false"`) | boolean |
- * | shipment-update | `destination_address` {`address_line`…} | `destination` {`line1`, `line2`, `line3`, …} |
- *
- * Enums take the canonical form every node outputs (shared/values.ts: LARGELETTER → large_letter,
- * unknown values keep their words in lower case). REST's shipment status has four values, `in_progress` covering "every
- * internal workflow state" (spec), so any other delivered status (the provider's sample sends
- * PROCESSED) is `in_progress` (the raw value is in `delivery.status` with Include Delivery as Sent).
- * Text the webhook sends empty where REST has null (label, summary, names, tracking number,
- * service, address lines) is null. Fields without a REST counterpart keep their names (`message`,
- * `sender_name` and `recipient_name` on scans, `scan_result_url`, `open_result_url`,
- * `destination.address_type`); unknown fields pass through unchanged, so nothing is dropped. The
- * field computed here (a scan's `type`) comes last and wins over a delivered field of the same
- * name. The delivery as sent is not repeated here: the trigger adds it as `delivery` only when
- * asked (Include Delivery as Sent), so that each field appears once in the editor.
+ * Pure: a delivery in the REST API's shape, as the trigger outputs it from version 2 on, so one
+ * rule matches this item, Mail → Get's and the Poll Trigger's. The field map, null for empty text
+ * and the canonical enums: docs/webhook-trigger.md, "Output: one shape of mail". Unknown fields pass
+ * through; the computed scan `type` comes last and wins over a delivered field of that name.
  */
 export function restShapeOf(event: EventName, body: IDataObject): IDataObject {
 	if (event === 'new-mail') return mapFields(body, NEW_MAIL);

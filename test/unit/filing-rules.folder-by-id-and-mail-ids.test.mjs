@@ -85,6 +85,25 @@ describe('a folder given by ID', () => {
 	});
 });
 
+describe('a folder given by ID, the mail item read', () => {
+	test('a scan as input (the mail item is read): the real run names the folder it is already in as the preview does', async () => {
+		const folder = await (await api('POST', '/v1/folders', { name: 'Taxes' })).json();
+		const id = add({ sender_name: 'IRS Ogden' }).id;
+		await api('PATCH', `/v1/mails/${id}`, { folder_id: folder.id });
+		const scan = await env.control(`/mails/${id}/scan`, { type: 'scan' });
+		const rules = { rules: { rule: [{ field: 'sender', value: 'IRS', folder: byId(folder.id) }] } };
+		const items = [{ id: scan.id, mail_id: id, type: 'SCAN_REQUEST', status: 'IN_PROCESS' }];
+		const preview = await fileByRules(items, { ...rules, previewOnly: true });
+		const real = await fileByRules(items, rules);
+		expect(real.error).toBeUndefined();
+		expect([real.items[0].json.decision, real.items[0].json.folder_name]).toEqual([
+			preview.items[0].json.decision,
+			preview.items[0].json.folder_name,
+		]);
+		expect(real.items[0].json.decision).toBe('Already in "Taxes"');
+	});
+});
+
 describe('Mail IDs of all items', () => {
 	test('a later item whose Mail ID is not a number fails the run before any request, naming Mail ID', async () => {
 		const id = add({ sender_name: 'IRS Ogden' }).id;

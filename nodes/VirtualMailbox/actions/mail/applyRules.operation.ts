@@ -190,7 +190,7 @@ const properties: INodeProperties[] = [
 			],
 		},
 		description:
-			'Checked in order; the first rule that matches files the mail item. Requests for N items: 1 folder list per run (when a folder is given by name, or with Preview Only; +2 per folder created) and 1 update per filed item (+1 when archived); what is already so (in the folder, read, archived) is skipped, so running again changes nothing. An item whose own fields do not decide, or that does not say where its mail item is (a scan), is read once (+1 for a scan summary): a Get Many item has no weight; a new-mail delivery has no scan label or summary, where Any Text also looks when its sender, recipient and type do not match.',
+			'Checked in order; the first rule that matches files the mail item. Requests for N items: 1 folder list per run (when a folder is given by name, with Preview Only, or when an item says its mail is already in a folder given by ID; +2 per folder created) and 1 update per filed item (+1 when archived); what is already so (in the folder, read, archived) is skipped, so running again changes nothing. An item whose own fields do not decide, or that does not say where its mail item is (a scan), is read once (+1 for a scan summary): a Get Many item has no weight; a new-mail delivery has no scan label or summary, where Any Text also looks when its sender, recipient and type do not match.',
 		options: [{ displayName: 'Rule', name: 'rule', values: ruleValues }],
 	},
 	{

@@ -61,4 +61,23 @@ describe('yes/no parameters given by an expression', () => {
 		expect(error?.message).toBe('Rule 1: Archive must be true or false, got "sometimes"');
 		expect(env.sim.requests).toEqual([]);
 	});
+
+	test('a rule\'s Case Sensitive given as the text "true" compares letter case', async () => {
+		const id = add({ sender_name: 'IRS Ogden' }).id;
+		const { items, error } = await fileByRules([{ id }], {
+			rules: {
+				rule: [
+					{
+						field: 'sender',
+						value: 'irs',
+						caseSensitive: '={{ "true" }}',
+						folder: byName('Taxes'),
+					},
+				],
+			},
+			previewOnly: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json.decision).toBe('No rule matched: left unchanged');
+	});
 });

@@ -270,7 +270,7 @@ function parseRule(entry: IDataObject, position: number): Rule {
 			position,
 			`Comparison must be one of ${TEXT_COMPARISONS.join(', ')}; got "${String(comparison)}"`,
 		);
-	const caseSensitive = entry.caseSensitive === true;
+	const caseSensitive = flagOf(entry.caseSensitive, position, 'Case Sensitive');
 	const value = entry.value === undefined || entry.value === null ? '' : String(entry.value);
 	const fold = (text: string) => (caseSensitive ? text : text.toLowerCase());
 	if (value.trim() === '')

@@ -17,10 +17,12 @@ import { startSimulator } from './simulator/server.mjs';
 import { followTriggers } from './simulator/follow-triggers.mjs';
 import {
 	devSimulatorOptions,
+	credentialToImport,
 	examplesToImport,
 	followableLogging,
 	publishedNotes,
 	recordImported,
+	triggersReady,
 	workflowNameAt,
 	workflowsInN8n,
 } from './simulator/dev-session.mjs';
@@ -49,37 +51,6 @@ async function stopAll(code = 0) {
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
-
-/**
- * Wait until each Virtual Mailbox Trigger of the `published` workflows answers at its Production URL
- * and the simulator has subscribed it (from n8n's log line). One that does not within a minute is
- * named, not fatal: the user may have published a workflow whose trigger cannot start.
- */
-async function triggersReady(n8n, sim, published) {
-	const deadline = Date.now() + 60_000;
-	const subscribed = async (hookPath) =>
-		(await (await fetch(`${sim.url}/_control/webhooks`)).json()).some((s) =>
-			s.url.endsWith(`/webhook/${hookPath}`),
-		);
-	const registered = async (hookPath) =>
-		QUEUE || // the cluster waited for its webhooks
-		/not registered for GET/i.test(await (await fetch(`${n8n.base}/webhook/${hookPath}`)).text());
-	for (const workflow of published)
-		for (const trigger of workflow.triggers) {
-			try {
-				await waitFor(
-					async () => (await registered(trigger.path)) && (await subscribed(trigger.path)),
-					Math.max(deadline - Date.now(), 1_000),
-					() => n8n.child.exitCode !== null,
-					`the trigger "${trigger.node}" of "${workflow.name}"`,
-				);
-			} catch {
-				say(
-					`"${workflow.name}" is published, but its trigger "${trigger.node}" did not start within a minute (see n8n's Executions and the workflow's error).`,
-				);
-			}
-		}
-}
 
 try {
 	const began = Date.now();
@@ -110,6 +81,7 @@ try {
 	// Queue mode starts from fresh data: everything is imported, as the example files say.
 	const plan = QUEUE ? { firstRun: true, workflows } : examplesToImport(userFolder, workflows);
 	const firstRun = plan.firstRun;
+	const credential = QUEUE || firstRun || credentialToImport(userFolder, sim.url);
 	// n8n's output tells which triggers are active or listening; the simulator subscribes their URLs.
 	// The mailroom lists each subscription by its workflow's name, read from n8n once it answers.
 	let rest;
@@ -151,24 +123,26 @@ try {
 			userFolder,
 			port: N8N_PORT,
 			dev: true,
-			credentials: firstRun ? [credentialFor(sim)] : [],
+			credentials: credential ? [credentialFor(sim)] : [],
 			workflows: plan.workflows.map((w) => w.workflow),
 			env: n8nEnv,
 			log: n8nLog,
 		}));
 	if (!QUEUE) {
 		stoppers.push(() => n8n.stop());
-		recordImported(userFolder, workflows);
+		recordImported(userFolder, workflows, sim.url);
 	}
 	// What is published in n8n now (the user's data, not the example files): start once each of
 	// its Virtual Mailbox Triggers is registered and subscribed by the simulator.
 	rest = await restClient(n8n.base);
 	const inN8n = await workflowsInN8n(rest);
-	await triggersReady(
+	await triggersReady({
 		n8n,
-		sim,
-		inN8n.filter((w) => w.published),
-	);
+		simUrl: sim.url,
+		published: inN8n.filter((w) => w.published),
+		queue: QUEUE,
+		say,
+	});
 	await follower.settled();
 	// The subscriptions made before n8n's REST API answered get their workflow's name now.
 	for (const { url } of await (await fetch(`${sim.url}/_control/webhooks`)).json()) {

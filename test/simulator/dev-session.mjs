@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { exampleSamples } from '../e2e/examples.mjs';
+import { waitFor } from '../e2e/real-n8n.mjs';
 
 /** The simulator of `npm run dev`: the same seeded mailbox every run. */
 export const DEV_SIMULATOR = { count: 500, seed: 42 };
@@ -72,11 +73,26 @@ export function examplesToImport(userFolder, examples) {
 	return { firstRun: false, workflows: examples.filter((w) => !imported.includes(w.workflow.id)) };
 }
 
-/** Record the examples imported into `userFolder` (all of `examples` once this start is up). */
-export function recordImported(userFolder, examples) {
+/**
+ * Whether this start imports the simulator's credential into `userFolder` again: the first start,
+ * and any start whose simulator answers at another address (SIM_PORT) than the one the credential
+ * was made for (or one the marker does not record), else every trigger would call the old address.
+ */
+export function credentialToImport(userFolder, simUrl) {
+	try {
+		return (
+			JSON.parse(fs.readFileSync(path.join(userFolder, IMPORTED), 'utf8')).simulator !== simUrl
+		);
+	} catch {
+		return true;
+	}
+}
+
+/** Record the examples imported into `userFolder` (all of `examples` once this start is up) and the simulator's address the credential has. */
+export function recordImported(userFolder, examples, simUrl) {
 	fs.writeFileSync(
 		path.join(userFolder, IMPORTED),
-		`${JSON.stringify({ at: new Date().toISOString(), examples: examples.map((w) => w.workflow.id) })}\n`,
+		`${JSON.stringify({ at: new Date().toISOString(), examples: examples.map((w) => w.workflow.id), simulator: simUrl })}\n`,
 	);
 }
 
@@ -158,3 +174,44 @@ export const hookOfUrl = (url) => /\/webhook(?:-test)?\/([^/?#]+)\/webhook$/.exe
 /** Pure: the name of the workflow (of `workflows`, workflowsInN8n) whose trigger listens at `url`. */
 export const workflowNameAt = (workflows, url) =>
 	workflows.find((w) => w.hooks.includes(hookOfUrl(url)))?.name;
+
+/**
+ * Wait until each Virtual Mailbox Trigger of the `published` workflows (workflowsInN8n) answers at
+ * its Production URL on `n8n` ({base, child}) and the simulator at `simUrl` has subscribed it (from
+ * n8n's log line). One that does not within `timeoutMs` is named by `say`, not fatal: the user may
+ * have published a workflow whose trigger cannot start. n8n exiting meanwhile ends the start.
+ */
+export async function triggersReady({
+	n8n,
+	simUrl,
+	published,
+	queue = false,
+	say,
+	timeoutMs = 60_000,
+}) {
+	const deadline = Date.now() + timeoutMs;
+	const exited = () => n8n.child.exitCode !== null || n8n.child.signalCode != null;
+	const subscribed = async (hookPath) =>
+		(await (await fetch(`${simUrl}/_control/webhooks`)).json()).some((s) =>
+			s.url.endsWith(`/webhook/${hookPath}`),
+		);
+	const registered = async (hookPath) =>
+		queue || // the cluster waited for its webhooks
+		/not registered for GET/i.test(await (await fetch(`${n8n.base}/webhook/${hookPath}`)).text());
+	for (const workflow of published)
+		for (const trigger of workflow.triggers) {
+			try {
+				await waitFor(
+					async () => (await registered(trigger.path)) && (await subscribed(trigger.path)),
+					Math.max(deadline - Date.now(), 1_000),
+					exited,
+					`the trigger "${trigger.node}" of "${workflow.name}"`,
+				);
+			} catch (error) {
+				if (exited()) throw new Error(`n8n exited while its triggers started (${error.message})`);
+				say(
+					`"${workflow.name}" is published, but its trigger "${trigger.node}" did not start within a minute (see n8n's Executions and the workflow's error).`,
+				);
+			}
+		}
+}

@@ -8,10 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
+	credentialToImport,
 	examplesToImport,
 	hookOfUrl,
 	publishedNotes,
 	recordImported,
+	triggersReady,
 	workflowNameAt,
 	workflowState,
 	workflowsInN8n,
@@ -51,6 +53,17 @@ describe('the examples a start imports', () => {
 		const plan = examplesToImport(folder, examples);
 		expect(plan.firstRun).toBe(false);
 		expect(plan.workflows.map((w) => w.file)).toEqual(['save-completed-scans.json']);
+	});
+
+	test('a start whose simulator answers at another address (SIM_PORT) imports its credential again; one at the same address does not', () => {
+		const folder = userFolder();
+		expect(credentialToImport(folder, 'http://127.0.0.1:4010')).toBe(true);
+		recordImported(folder, examples, 'http://127.0.0.1:4010');
+		expect(credentialToImport(folder, 'http://127.0.0.1:4010')).toBe(false);
+		expect(credentialToImport(folder, 'http://127.0.0.1:4011')).toBe(true);
+		// An older marker does not say which address the credential has.
+		fs.writeFileSync(path.join(folder, '.vmb-imported'), '2026-01-01T00:00:00.000Z');
+		expect(credentialToImport(folder, 'http://127.0.0.1:4010')).toBe(true);
 	});
 
 	test("an older dev command's marker (a date) counts as every example imported", () => {
@@ -144,6 +157,42 @@ describe('the banner', () => {
 		expect(notes.slice(1)).toEqual([
 			'"Virtual Mailbox: branch mail by rules (Switch)" is not published: publish it to try it.',
 		]);
+	});
+});
+
+describe('waiting for the published triggers', () => {
+	const published = [{ name: 'Mine', triggers: [{ node: 'New mail', path: 'hook-1/webhook' }] }];
+
+	test('a trigger that does not start is named and the start goes on; n8n exiting meanwhile ends the start', async () => {
+		const sim = await startSimulator({ count: 1, seed: 1 });
+		try {
+			const said = [];
+			const alive = { base: 'http://127.0.0.1:9', child: { exitCode: null, signalCode: null } };
+			await triggersReady({
+				n8n: alive,
+				simUrl: sim.url,
+				published,
+				say: (line) => said.push(line),
+				timeoutMs: 300,
+			});
+			expect(said).toEqual([
+				'"Mine" is published, but its trigger "New mail" did not start within a minute (see n8n\'s Executions and the workflow\'s error).',
+			]);
+			said.length = 0;
+			const exited = { base: 'http://127.0.0.1:9', child: { exitCode: 1, signalCode: null } };
+			await expect(
+				triggersReady({
+					n8n: exited,
+					simUrl: sim.url,
+					published,
+					say: (line) => said.push(line),
+					timeoutMs: 300,
+				}),
+			).rejects.toThrow(/n8n exited/);
+			expect(said).toEqual([]);
+		} finally {
+			await sim.close();
+		}
 	});
 });
 

@@ -176,6 +176,15 @@ export async function startN8n({
 		await cli(['import:credentials', `--input=${file}`]);
 	}
 	if (workflows.length) {
+		// n8n saves no static data at all for a longer workflow id (isWorkflowIdValid: at most 21
+		// characters in 2.x, 16 in 1.x; its own ids have 16), so a trigger's state would silently
+		// never reach the database.
+		const longest = runtime.major >= 2 ? 21 : 16;
+		for (const w of workflows)
+			if (String(w.id).length > longest)
+				throw new Error(
+					`workflow id ${w.id} is longer than ${longest} characters: n8n ${runtime.major}.x saves no static data for it`,
+				);
 		const file = path.join(userFolder, 'workflows.json');
 		fs.writeFileSync(file, JSON.stringify(workflows));
 		await cli(['import:workflow', `--input=${file}`]);

@@ -58,7 +58,8 @@ export async function pollCompletions(
 		// Priming: the scans pending now (however old) and the newest one, so that a scan requested
 		// from now on is new. Emits nothing.
 		const pending: Record<string, number> = {};
-		for (const scan of [...pendingNow, ...newest])
+		const unlisted = ofType(await pendingInUnlistedStatuses.call(this, type));
+		for (const scan of [...pendingNow, ...newest, ...unlisted])
 			if (isPending(scan)) pending[String(scan.id)] = createdMs(scan);
 		Object.assign(state, { pending, ...newestOf(newest, {}) });
 		return [];
@@ -100,6 +101,32 @@ export async function pollCompletions(
 	// kept in memory by n8n between polls, already holds the scans to ask about again.
 	if (failure && completed.length === 0) throw failure;
 	return completed.map((json) => ({ json: { event, ...canonicalRecord(json, 'scan') } }));
+}
+
+/** Every status the `GET /v1/scans` filter can ask for (provider-endpoints.md). */
+const LISTED_STATUSES = [
+	'in_process',
+	'restoring',
+	'completed',
+	'cancelled',
+	'rejected',
+	'deleted',
+];
+
+/**
+ * Priming: the scans pending in a status the filter cannot ask for (`PENDING`), however old, as
+ * the in-process ones are. Two counts tell whether any exist (the type's whole list counts more
+ * than its scans in the listed statuses); only then is the whole list read, once.
+ */
+async function pendingInUnlistedStatuses(
+	this: IPollFunctions,
+	type: string,
+): Promise<IDataObject[]> {
+	const count = async (query: Query) =>
+		(await getPage(this, '/v1/scans', { type, ...query, sort: 'newest' }, 1, undefined))
+			.total_count;
+	if ((await count({})) <= (await count({ status: LISTED_STATUSES }))) return [];
+	return (await readAll.call(this, { type, sort: 'newest' })).filter(isPending);
 }
 
 async function readAll(this: IPollFunctions, query: Query): Promise<IDataObject[]> {

@@ -80,6 +80,18 @@ const sim = (p) => `http://127.0.0.1:${ports.sim}${p}`;
 const subscriptions = async () => (await fetch(sim('/_control/webhooks'))).json();
 const production = (w) => `http://127.0.0.1:${ports.n8n}/webhook/${w.path}`;
 
+// n8n 2.41 unpublishes in the background and answers 409 "still being unpublished" until it has.
+async function afterUnpublished(call) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await call();
+		} catch (error) {
+			if (attempt >= 60 || !/still being unpublished/.test(error.message)) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+		}
+	}
+}
+
 beforeAll(async () => {
 	home = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-dev-restart-'));
 	ports = { n8n: await freePort(), sim: await freePort() };
@@ -94,8 +106,10 @@ beforeAll(async () => {
 	});
 	// As the editor deletes a published workflow: unpublish, archive, delete.
 	await rest.call('POST', `/rest/workflows/${ALERT.workflow.id}/deactivate`, {});
-	await rest.call('POST', `/rest/workflows/${ALERT.workflow.id}/archive`, {});
-	await rest.call('DELETE', `/rest/workflows/${ALERT.workflow.id}`);
+	await afterUnpublished(() =>
+		rest.call('POST', `/rest/workflows/${ALERT.workflow.id}/archive`, {}),
+	);
+	await afterUnpublished(() => rest.call('DELETE', `/rest/workflows/${ALERT.workflow.id}`));
 	const scans = await saved(SCANS);
 	await rest.call('PATCH', `/rest/workflows/${SCANS.workflow.id}`, {
 		name: RENAMED,

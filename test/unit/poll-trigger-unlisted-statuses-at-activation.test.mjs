@@ -67,9 +67,12 @@ test('Scan Completed: a scan pending in an unlisted status at activation, older 
 	const letters = Array.from({ length: 103 }, () => sim.mailbox.addMail({ mail_type: 'letter' }));
 	const old = await control(`/mails/${letters[0].id}/scan`, { type: 'scan' });
 	await setStatus(old, 'PENDING');
-	for (const mail of letters.slice(1, 103)) {
+	for (const [i, mail] of letters.slice(1, 103).entries()) {
 		const s = await control(`/mails/${mail.id}/scan`, { type: 'scan' });
 		await setStatus(s, 'COMPLETED');
+		// The two completions beyond the newest page a second before the rest: completions in the
+		// same second as that page's oldest are kept as possibly unseen (no loss), not this test's point.
+		if (i === 1) await new Promise((resolve) => setTimeout(resolve, 1_100));
 	}
 	const primed = await poll(scanCompleted);
 	await setStatus(old, 'COMPLETED');

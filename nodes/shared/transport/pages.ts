@@ -13,6 +13,12 @@ export interface Page {
 	total_count: number;
 }
 
+/** A query with its first page, already read. */
+export interface Leaf {
+	query: Query;
+	first: Page;
+}
+
 /** One page of a list, its envelope checked: a malformed answer is a clear NodeApiError, never a TypeError. */
 export async function getPage(
 	ctx: ApiContext,

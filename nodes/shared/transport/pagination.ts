@@ -4,16 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEPTH_LIMIT, PAGE_SIZE_MAX } from '../constants';
 import { partLabel, type Query } from './query';
 import type { ApiContext } from './credentials';
-import {
-	CHANGED_ADVICE,
-	countIsOff,
-	type Listed,
-	readConcurrently,
-	sameListing,
-} from './concurrent';
+import { type Changed, concurrentReader, type Listed } from './concurrent';
 import { divideQuery, type SplitDimension } from './partition';
 import { RequestPool } from './pool';
-import { eachPage, getPage, type Page } from './pages';
+import { eachPage, getPage, type Leaf, type Page } from './pages';
 
 export interface ListOptions {
 	returnAll: boolean;
@@ -35,21 +29,17 @@ export interface ListOptions {
 	confirmUnchanged?: boolean;
 }
 
-interface Leaf {
-	query: Query;
-	first: Page;
-}
+/** What to do about a list that kept changing: true whatever the read's settings. */
+const CHANGED_ADVICE =
+	'Nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query (for example with Arrived) so that the read takes fewer pages.';
 
 /**
- * Read a cursor-paginated list, once. Return All asks 100 per page; Limit asks min(limit, 100) and keeps
- * the same page size on every page (the cursor is bound to the query). Guards: stops on a null
- * cursor, fails on a repeated cursor or a runaway page count. When more items match than
- * pagination can reach (10,000), the query is split into exclusive parts that each fit, the parts'
- * total_count must add up to the whole's, and results are merged without duplicates; when no split
- * reaches every item, it fails before fetching and says how many exist and how many are reachable.
- * Return All with `maxParallel` above 1 on a list that can be read from its other end goes to
- * readConcurrently (concurrent.ts) once the first page shows there is more than one.
- * `confirmUnchanged` (the Confirm List Unchanged option) adds a second read, see below.
+ * Read a cursor-paginated list. Return All asks 100 per page; Limit asks min(limit, 100) on every
+ * page (the cursor is bound to the query). Past the depth limit (10,000) the query is split into
+ * exclusive parts whose counts must add up to the whole's; when no split reaches every item, it
+ * fails before fetching, saying how many exist and how many are reachable. Return All with
+ * `maxParallel` above 1 reads a list of several pages concurrently (concurrent.ts). With
+ * `confirmUnchanged`, a list of several pages is read again, see below.
  */
 export async function listPaginated(
 	this: ApiContext,
@@ -57,19 +47,13 @@ export async function listPaginated(
 	query: Query,
 	options: ListOptions,
 ): Promise<IDataObject[]> {
-	const shape = { severalPages: false };
-	const items = await readList.call(this, path, query, options, shape);
-	// A list that came in one request (one page, full or not) has no page boundary to slip across.
-	if (!options.returnAll || !options.confirmUnchanged || !shape.severalPages) return items;
-	// The counts cannot see every change: with the API's position-counting cursors, one item leaving
-	// above the read position and another entering below it leave every total_count as it was, and
-	// the item pushed across a page boundary is missed. So a list read in several requests is read
-	// again, and returned only when two reads in a row give the same items in the same order. That
-	// catches such a change unless an opposite change undoes it before the second read reaches the
-	// spot: it is a check, not a proof.
+	const { items, severalPages } = await readList.call(this, path, query, options);
+	if (!options.returnAll || !options.confirmUnchanged || !severalPages) return items;
+	// The counts cannot see one item leaving above the read position while another enters below it
+	// (the API's cursors count positions): a check, not a proof, that two reads in a row agree.
 	let previous = items;
 	for (let read = 2; read <= 3; read++) {
-		const again = await readList.call(this, path, query, options);
+		const { items: again } = await readList.call(this, path, query, options);
 		if (sameItems(previous, again)) return again;
 		previous = again;
 	}
@@ -89,84 +73,72 @@ export function sameItems(a: IDataObject[], b: IDataObject[]): boolean {
 	return a.length === b.length && a.every((item, k) => item.id === b[k].id);
 }
 
-/** `shape.severalPages` is set when the first page shows the list takes more than one request. */
+/**
+ * Every list read, sequential or concurrent, goes through this loop: a read that does not add up is
+ * read once more from a fresh first page, and a second fails rather than return a list that may
+ * miss or repeat items. Two reads listing the same items under the same count are the API's count
+ * being off, not a change.
+ */
 async function readList(
 	this: ApiContext,
 	path: string,
 	query: Query,
 	options: ListOptions,
-	shape = { severalPages: false },
-): Promise<IDataObject[]> {
+): Promise<{ items: IDataObject[]; severalPages: boolean }> {
 	const max = options.returnAll ? Number.POSITIVE_INFINITY : Math.max(1, options.limit);
 	const pageSize = Math.min(PAGE_SIZE_MAX, max);
 	const parallel =
 		options.returnAll && (options.maxParallel ?? 1) > 1 && options.reverseQuery && options.order;
 	const pool = parallel ? new RequestPool(options.maxParallel!) : undefined;
-	const first = await getPage(this, path, query, pageSize, undefined, options.itemIndex, { pool });
-	shape.severalPages = first.next_cursor !== null || first.total_count > pageSize;
-	if (pool && first.next_cursor) {
-		return await readConcurrently(this, path, query, first, {
-			itemIndex: options.itemIndex,
-			pool,
-			splits: options.splits ?? [],
-			splitQuery: options.splitQuery ?? {},
-			reverseQuery: options.reverseQuery!,
-			order: options.order!,
-			refine: async (leaf) => {
-				const leaves = await planSplit(this, path, leaf, options, 0, 2 * DEPTH_LIMIT);
-				if (leaves.some((part) => part.first.total_count > 2 * DEPTH_LIMIT))
-					throw unreachableError(this, leaf.first, leaves, options, 2 * DEPTH_LIMIT);
-				return leaves;
-			},
-		});
-	}
-
-	// One page after another. total_count is checked as in a parallel read: every page of a query
-	// (or part) must report its first page's count, and parts must add up to the whole. A change is
-	// read once more from the start (no request more while the list stays the same); a second fails.
-	// A count off the same way in two reads in a row is the API's, not a change (as in a parallel read).
-	for (let changes = 0, whole = first, previous: Listed | undefined; ; ) {
-		const read = await readInOrder(this, path, query, whole, pageSize, max, options).catch(
-			changedOrThrow,
-		);
-		if (Array.isArray(read)) return read;
-		if (sameListing(previous, read.listed)) return countIsOff(this, path, read.listed!);
-		previous = read.listed;
-		if (++changes === 2) {
+	const firstPage = async () =>
+		await getPage(this, path, query, pageSize, undefined, options.itemIndex, { pool });
+	let first = await firstPage();
+	const severalPages = first.next_cursor !== null || first.total_count > pageSize;
+	const readOnce =
+		pool && first.next_cursor
+			? concurrentReader(this, path, query, {
+					itemIndex: options.itemIndex,
+					pool,
+					splits: options.splits ?? [],
+					splitQuery: options.splitQuery ?? {},
+					reverseQuery: options.reverseQuery!,
+					order: options.order!,
+					refine: async (leaf) => await splitWithin(this, path, leaf, options, 2 * DEPTH_LIMIT),
+				})
+			: async (whole: Page) => await readInOrder(this, path, query, whole, pageSize, max, options);
+	for (let previous: Changed | undefined; ; first = await firstPage()) {
+		const read = await readOnce(first);
+		if (Array.isArray(read)) return { items: read, severalPages };
+		if (previous?.listed && read.listed && sameListing(previous.listed, read.listed))
+			return { items: countIsOff(this, path, read.listed), severalPages };
+		if (previous) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`The list changed while it was being read, twice: ${read.message}`,
-				{
-					itemIndex: options.itemIndex,
-					description: CHANGED_ADVICE,
-				},
+				`The list changed while it was being read, twice: ${read.changed}`,
+				{ itemIndex: options.itemIndex, description: CHANGED_ADVICE },
 			);
 		}
-		whole = await getPage(this, path, query, pageSize, undefined, options.itemIndex);
+		previous = read;
 	}
 }
 
-/** A count that changed during a read one page after another (caught and read again once). */
-class ListChanged extends Error {
-	/** A complete read whose pages all agreed on a count the items listed do not match. */
-	constructor(
-		message: string,
-		readonly listed?: Listed,
-	) {
-		super(message);
-	}
+function sameListing(a: Listed, b: Listed): boolean {
+	return a.count === b.count && sameItems(a.items, b.items);
 }
 
-/** A ListChanged is the read's answer; any other failure stays one. */
-function changedOrThrow(error: unknown): ListChanged {
-	if (error instanceof ListChanged) return error;
-	throw error;
+/** Returns every listed item, with a warning: a failure here is one no run again would fix. */
+function countIsOff(ctx: ApiContext, path: string, listed: Listed): IDataObject[] {
+	const message = `GET ${path}: total_count says ${listed.count} but its pages list ${listed.items.length} items, the same in two reads in a row; the ${listed.items.length} listed items were returned`;
+	ctx.logger.warn(`Virtual Mailbox: ${message}`);
+	const hints = ctx as { addExecutionHints?: (...hints: Array<{ message: string }>) => void };
+	hints.addExecutionHints?.({ message: `${message} (the API's count is off).` });
+	return listed.items;
 }
 
 /**
- * One read, one page after another. Past the depth limit the query is divided into parts that each
- * fit, and the parts are merged as they are read, page by page: a Limit stops once it has its
- * items in order, so it reads about ⌈Limit/100⌉ pages plus one first page per part.
+ * One read, one page after another. Past the depth limit the parts are merged page by page as
+ * they are read: a Limit stops once it has its items, about ⌈Limit/100⌉ pages plus one first page
+ * per part.
  */
 async function readInOrder(
 	ctx: ApiContext,
@@ -176,27 +148,20 @@ async function readInOrder(
 	pageSize: number,
 	max: number,
 	options: ListOptions,
-): Promise<IDataObject[]> {
-	if (first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT) {
-		const items = await mergeParts(ctx, path, query, [{ query, first }], pageSize, max, options);
-		// Every page reported the first page's count (mergeParts checks): the items must match it.
-		if (!Number.isFinite(max) && items.length !== first.total_count)
-			throw new ListChanged(
-				`${first.total_count} items matched when the read began, ${items.length} different items were read`,
-				{ items, count: first.total_count },
-			);
+): Promise<IDataObject[] | Changed> {
+	const undivided = first.total_count <= DEPTH_LIMIT || max <= DEPTH_LIMIT;
+	const leaves = undivided
+		? [{ query, first }]
+		: await splitWithin(ctx, path, { query, first }, options, DEPTH_LIMIT);
+	if (!Array.isArray(leaves)) return leaves;
+	const items = await mergeParts(ctx, path, query, leaves, pageSize, max, options);
+	// Every page reported its part's first count (mergeParts checks): the items must match it.
+	if (!Array.isArray(items) || Number.isFinite(max) || items.length === first.total_count)
 		return items;
-	}
-	const leaves = await planSplit(ctx, path, { query, first }, options, 0, DEPTH_LIMIT);
-	if (leaves.some((leaf) => leaf.first.total_count > DEPTH_LIMIT))
-		throw unreachableError(ctx, first, leaves, options, DEPTH_LIMIT);
-	const items = await mergeParts(ctx, path, query, leaves, PAGE_SIZE_MAX, max, options);
-	if (!Number.isFinite(max) && items.length !== first.total_count) {
-		throw new ListChanged(
-			`${first.total_count} items matched when the read began, ${items.length} different items were read`,
-		);
-	}
-	return items;
+	return {
+		changed: `${first.total_count} items matched when the read began, ${items.length} different items were read`,
+		...(undivided ? { listed: { items, count: first.total_count } } : {}),
+	};
 }
 
 /**
@@ -212,7 +177,7 @@ async function mergeParts(
 	pageSize: number,
 	max: number,
 	options: ListOptions,
-): Promise<IDataObject[]> {
+): Promise<IDataObject[] | Changed> {
 	const order = options.order ?? (() => 0);
 	const out = new Collector(max);
 	const heads = leaves.map((leaf) => ({
@@ -226,35 +191,37 @@ async function mergeParts(
 		read: 0,
 		done: false,
 	}));
-	const fill = async (head: (typeof heads)[number]) => {
+	const fill = async (head: (typeof heads)[number]): Promise<Changed | undefined> => {
 		while (head.buffer.length === 0 && !head.done) {
 			const next = await head.pages.next();
+			const held = head.leaf.first.total_count;
 			if (next.done) {
 				head.done = true;
 				// An item that moved between parts mid-read would otherwise be missed or read twice.
-				if (leaves.length > 1 && head.read !== head.leaf.first.total_count) {
-					throw new ListChanged(
-						`the part ${partLabel(head.leaf.query, whole)} held ${head.leaf.first.total_count} items when the read began, ${head.read} were read`,
-					);
-				}
-				return;
+				if (leaves.length > 1 && head.read !== held)
+					return {
+						changed: `the part ${partLabel(head.leaf.query, whole)} held ${held} items when the read began, ${head.read} were read`,
+					};
+				return undefined;
 			}
 			const page = next.value;
-			if (page.total_count !== head.leaf.first.total_count) {
-				throw new ListChanged(
-					leaves.length > 1
-						? `the part ${partLabel(head.leaf.query, whole)} held ${head.leaf.first.total_count} items when the read began, then ${page.total_count}`
-						: `${head.leaf.first.total_count} items matched when the read began, then ${page.total_count}`,
-				);
-			}
+			if (page.total_count !== held)
+				return {
+					changed:
+						leaves.length > 1
+							? `the part ${partLabel(head.leaf.query, whole)} held ${held} items when the read began, then ${page.total_count}`
+							: `${held} items matched when the read began, then ${page.total_count}`,
+				};
 			head.buffer.push(...page.data);
 			head.read += page.data.length;
 		}
+		return undefined;
 	};
 	while (!out.full) {
 		let best: (typeof heads)[number] | undefined;
 		for (const head of heads) {
-			await fill(head);
+			const changed = await fill(head);
+			if (changed) return changed;
 			if (head.buffer.length > 0 && (!best || order(head.buffer[0], best.buffer[0]) < 0))
 				best = head;
 		}
@@ -264,7 +231,21 @@ async function mergeParts(
 	return out.items;
 }
 
-/** The depth limit leaves items out whatever the split: fail before fetching, with the counts. */
+/** Parts that one query each can page through (`reach` items); else fails before fetching. */
+async function splitWithin(
+	ctx: ApiContext,
+	path: string,
+	whole: Leaf,
+	options: ListOptions,
+	reach: number,
+): Promise<Leaf[] | Changed> {
+	const leaves = await planSplit(ctx, path, whole, options, 0, reach);
+	if (Array.isArray(leaves) && leaves.some((leaf) => leaf.first.total_count > reach))
+		throw unreachableError(ctx, whole.first, leaves, options, reach);
+	return leaves;
+}
+
+/** The depth limit leaves items out whatever the split: the error gives the counts. */
 function unreachableError(
 	ctx: ApiContext,
 	whole: Page,
@@ -297,7 +278,7 @@ async function planSplit(
 	options: ListOptions,
 	from: number,
 	reach: number,
-): Promise<Leaf[]> {
+): Promise<Leaf[] | Changed> {
 	if (whole.first.total_count <= reach) return [whole];
 	for (
 		let division = divideQuery(whole.query, options.splits ?? [], from);
@@ -323,13 +304,16 @@ async function planSplit(
 				options.itemIndex,
 			);
 			if (again.total_count === whole.first.total_count) continue;
-			throw new ListChanged(
-				`${whole.first.total_count} items matched when the read began, then ${again.total_count}`,
-			);
+			return {
+				changed: `${whole.first.total_count} items matched when the read began, then ${again.total_count}`,
+			};
 		}
 		const leaves: Leaf[] = [];
-		for (const part of parts)
-			leaves.push(...(await planSplit(ctx, path, part, options, division.next, reach)));
+		for (const part of parts) {
+			const split = await planSplit(ctx, path, part, options, division.next, reach);
+			if (!Array.isArray(split)) return split;
+			leaves.push(...split);
+		}
 		return leaves;
 	}
 	return [whole];

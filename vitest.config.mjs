@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Which n8n this run tests (see test/runtimes and test/cores): the e2e runtime and the n8n-core line
@@ -42,8 +43,13 @@ const unitTests =
 
 export default defineConfig({
 	test: {
-		// The harness shares one loaded package per worker; nock is per process.
+		// Forks live on from file to file: n8n-core and the built package load once per fork (seconds
+		// each), not once per file. Each unit file still gets its own test modules (isolate, below)
+		// and starts from a fresh process's state (test/setup/unit-process-state.mjs).
 		pool: 'forks',
+		poolOptions: { forks: { isolate: false } },
+		// Both cores of a 2-core machine (vitest's default leaves one to its main process, idle here).
+		maxWorkers: Math.max(2, os.availableParallelism() - 1),
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
 		reporters: [
@@ -58,7 +64,8 @@ export default defineConfig({
 					name: 'unit',
 					include: unitTests,
 					globalSetup: ['test/setup/unit-setup.mjs'],
-					setupFiles: ['test/setup/conformance-hooks.mjs'],
+					setupFiles: ['test/setup/conformance-hooks.mjs', 'test/setup/unit-process-state.mjs'],
+					poolOptions: { forks: { isolate: true } },
 				},
 			},
 			// Real n8n and Chromium are installed (or the run stops with the cause) before any e2e test.
@@ -71,7 +78,7 @@ export default defineConfig({
 					setupFiles: ['test/setup/conformance-hooks.mjs'],
 					testTimeout: 300_000,
 					pool: 'forks',
-					poolOptions: { forks: { singleFork: true } },
+					poolOptions: { forks: { singleFork: true, isolate: true } },
 				},
 			},
 			// Queue mode (Postgres, Redis, main, two workers, two webhook processes): after the others,
@@ -86,7 +93,7 @@ export default defineConfig({
 					testTimeout: 600_000,
 					hookTimeout: 900_000,
 					pool: 'forks',
-					poolOptions: { forks: { singleFork: true } },
+					poolOptions: { forks: { singleFork: true, isolate: true } },
 					sequence: { groupOrder: 1 },
 				},
 			},
@@ -99,7 +106,7 @@ export default defineConfig({
 					setupFiles: ['test/setup/conformance-hooks.mjs'],
 					testTimeout: 300_000,
 					pool: 'forks',
-					poolOptions: { forks: { singleFork: true } },
+					poolOptions: { forks: { singleFork: true, isolate: true } },
 					sequence: { groupOrder: 2 },
 				},
 			},

@@ -69,7 +69,7 @@ export function queryMails(items, params, now = Date.now()) {
 			(!scans || scans.has(m.scan ? m.scan.status.toLowerCase() : 'none')) &&
 			(folder === undefined || m.folder_id === folder) &&
 			(isRead === undefined || String(m.is_read) === isRead) &&
-			(since === undefined || Date.parse(m.arrival_date) >= since) &&
+			(since === undefined || dateMs(m.arrival_date) >= since) &&
 			(!search ||
 				[m.sender_name, m.recipient_name, m.id].some(
 					(f) => f && String(f).toLowerCase().includes(search),
@@ -78,9 +78,22 @@ export function queryMails(items, params, now = Date.now()) {
 	// Ties broken by id so the order is total and pages never overlap.
 	const dir = sort === 'oldest' ? 1 : -1;
 	// Mail without an arrival date (nullable in the API) sorts as the newest: the order stays total.
-	const arrival = (m) => (m.arrival_date ? Date.parse(m.arrival_date) : Number.MAX_SAFE_INTEGER);
+	const arrival = (m) => (m.arrival_date ? dateMs(m.arrival_date) : Number.MAX_SAFE_INTEGER);
 	out.sort((a, b) => dir * (arrival(a) - arrival(b) || Number(a.id) - Number(b.id)));
 	return out;
+}
+
+// Every page of a list query filters and sorts the whole list again (10,000 items and more in the
+// depth-limit tests): each date text is parsed once, not once per comparison.
+const parsedDates = new Map();
+function dateMs(text) {
+	let ms = parsedDates.get(text);
+	if (ms === undefined) {
+		if (parsedDates.size >= 200_000) parsedDates.clear();
+		ms = Date.parse(text);
+		parsedDates.set(text, ms);
+	}
+	return ms;
 }
 
 /**
@@ -109,15 +122,13 @@ export function queryScans(scans, params, { mails = [], now = Date.now() } = {})
 		);
 	};
 	// Stable sort over the records reversed: same created_at, the one requested later comes first.
-	const newest = [...scans]
-		.reverse()
-		.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+	const newest = [...scans].reverse().sort((a, b) => dateMs(b.created_at) - dateMs(a.created_at));
 	const out = newest.filter(
 		(s) =>
 			(!status || status.has(s.status.toLowerCase())) &&
 			(!typeValues || typeValues.has(s.type)) &&
 			(mailId === undefined || s.mail_id === mailId) &&
-			(since === undefined || Date.parse(s.created_at) >= since) &&
+			(since === undefined || dateMs(s.created_at) >= since) &&
 			matches(s),
 	);
 	return sort === 'oldest' ? out.reverse() : out;

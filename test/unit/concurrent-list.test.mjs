@@ -219,7 +219,8 @@ describe('bounded concurrency', () => {
 	});
 
 	test('a 429 storm mid-run slows the whole run and still ends with every item once', async () => {
-		sim.settings.latencyMs = 10;
+		// Long enough that the first requests overlap when the other test worker takes the CPU.
+		sim.settings.latencyMs = 30;
 		let seen = 0;
 		sim.settings.onRequest = async (record) => {
 			if (record.path === '/v1/mails' && ++seen === 12)

@@ -16,6 +16,8 @@ afterAll(async () => {
 });
 beforeEach(() => sim.reset({ count: 400, seed: 5 }));
 
+/** Mail arriving in bulk: the mailroom's own move (what POST /_control/mail makes), without HTTP. */
+const arrive = (fields) => sim.mailbox.addMail(fields).id;
 const control = (path, body) =>
 	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
 		(r) => r.json(),
@@ -57,8 +59,7 @@ describe('new mail', () => {
 	test('250 new items across pages: all emitted once, oldest first, then nothing', async () => {
 		const { saved } = await poll(newMail);
 		const added = [];
-		for (let n = 0; n < 250; n++)
-			added.push((await control('/mail', { sender_name: `Sender ${n}` })).mail.id);
+		for (let n = 0; n < 250; n++) added.push(arrive({ sender_name: `Sender ${n}` }));
 		const next = await poll(newMail, saved);
 		expect(next.items.map((i) => i.json.id)).toEqual(added);
 		expect(next.items.every((i) => i.json.event === 'new-mail')).toBe(true);
@@ -108,7 +109,7 @@ describe('new mail', () => {
 
 	test('a poll reads down to the floor: late mail on a later page is found, and each poll costs the pages above the floor', async () => {
 		const { saved } = await poll(newMail);
-		for (let n = 0; n < 150; n++) await control('/mail', { sender_name: `Batch ${n}` });
+		for (let n = 0; n < 150; n++) arrive({ sender_name: `Batch ${n}` });
 		const filled = await poll(newMail, saved);
 		expect(filled.items).toHaveLength(150);
 		const late = (await control('/mail', { sender_name: 'Late, deep', arrival_date: hoursAgo(71) }))
@@ -131,7 +132,7 @@ describe('new mail', () => {
 		let state = saved;
 		let floor = stateOf(state).floor;
 		for (let round = 0; round < 3; round++) {
-			for (let n = 0; n < 700; n++) await control('/mail', { sender_name: `Round ${round} #${n}` });
+			for (let n = 0; n < 700; n++) arrive({ sender_name: `Round ${round} #${n}` });
 			let emitted = 0;
 			do {
 				const next = await poll(newMail, state);

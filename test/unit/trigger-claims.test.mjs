@@ -24,6 +24,7 @@ const { FOREIGN_ROW_WARNING, WriteTimes, claimDelivery, claimPolicy, lockValues 
 );
 const { deliveryKeyOf } = dist('nodes/VirtualMailboxTrigger/deliveryKey.js');
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
+const { claimQueues } = dist('nodes/shared/state/claimQueues.js');
 const POLICY = { ...claimPolicy };
 afterEach(() => Object.assign(claimPolicy, POLICY));
 
@@ -247,6 +248,8 @@ describe("the claim protocol (pure, against a model of n8n's store shared by sim
 	});
 
 	test('a lock whose insert always loses a race (a store that never lets this process in): after claimPolicy.maxClaimMs the delivery runs (unsettled), it is not dropped', async () => {
+		// Seconds, not the shipped minutes: each look at the lock is a real turn of the event loop.
+		Object.assign(claimPolicy, { leaseMs: 2_000, maxClaimMs: 6_000 });
 		const clock = virtualClock();
 		const model = tableOf(clock);
 		const p = processOf(model, clock, {
@@ -259,7 +262,7 @@ describe("the claim protocol (pure, against a model of n8n's store shared by sim
 		});
 		expect(await clock.run(p.claim('k'))).toBe('unsettled');
 		expect(clock.now()).toBeGreaterThanOrEqual(claimPolicy.maxClaimMs);
-	}, 120_000); // four virtual minutes of retries, each a real turn of the event loop: CPU-bound
+	});
 
 	test("a lock left by a stopped process (a row with only the lock's values, never deleted): claims wait it out, at most the lease, then each delivery runs exactly once", async () => {
 		for (let run = 0; run < 20; run++) {
@@ -622,6 +625,8 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 	}
 
 	test('a lock left by a stopped process (the row with only the lock, never deleted) holds claims up to the lease; then each delivery runs exactly once', async () => {
+		// This process restarted: no slow write of an earlier test lengthens its lease (20 times the slowest).
+		claimQueues.clear();
 		claimPolicy.leaseMs = 150;
 		processedData.rows.set(WORKFLOW_ROW, processedData.hashesOf(lockValues()));
 		const body = payloads['open-update'];
@@ -640,5 +645,5 @@ describe('the trigger through n8n: every copy of a delivery runs once across pro
 			(await runDelivery({ parameters: parameters(), request: request(body), executionId: '802' }))
 				.items,
 		).toEqual([]);
-	}, 120_000); // the lease grows to 20 times the slowest recent store write: minutes on a loaded machine
+	});
 });

@@ -26,4 +26,6 @@ export const claimQueues = {
 		queues.set(scope, queue); // the most recent last
 		return queue;
 	},
+	/** Forget everything, as a restart would (tests). */
+	clear: () => queues.clear(),
 };

@@ -30,4 +30,6 @@ export const keptCredentials = {
 		kept.set(key, { credentials, until: now + KEEP_CREDENTIALS_MS });
 	},
 	delete: (key: string) => void kept.delete(key),
+	/** Forget everything, as a restart would (tests). */
+	clear: () => kept.clear(),
 };

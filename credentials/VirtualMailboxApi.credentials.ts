@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -98,14 +99,21 @@ export class VirtualMailboxApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
+	// A function, not a declarative header: n8n 2.x renders a declarative one with its expression
+	// engine, which a trigger's timer (the webhook trigger's catch-up interval) has no hold of, so
+	// every such request failed. The header is the same; the HTTP Request node still uses it.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
 			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
 			},
-		},
-	};
+		};
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

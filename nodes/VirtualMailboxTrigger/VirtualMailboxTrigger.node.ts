@@ -152,11 +152,11 @@ export class VirtualMailboxTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 0 },
 						default: 60,
-						displayOptions: {
-							show: { '@version': [{ _cnd: { gte: 2 } }], catchUp: [true] },
-						},
+						// Not hung on Catch Up After Downtime: n8n drops a collection option shown only for a
+						// sibling that was never added (its default is not there), so the interval was ignored.
+						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 						description:
-							'Also catch up this often while the workflow is active (a webhook process down while n8n runs), 0 for only at activation. Each time: one list request per kind, so at 60 about 24 to 48 requests a day, and one execution when deliveries arrived meanwhile (its already-run items are dropped, so it may end with none).',
+							'Also catch up this often while the workflow is active (a webhook process down while n8n runs), 0 for only at activation, at least 1. Each time one list request per kind: at 60, 2 requests an hour (48 a day) with New Mail and a scan event, 1 with one kind, and no execution when nothing is new. After deliveries arrived meanwhile it starts one execution, which ends at the trigger (they already ran).',
 					},
 					downloadFileOption(
 						"Whether to download the file behind the delivery's pre-signed link (scan PDF, opened contents, envelope photo) as binary data, since links expire 3 days after delivery",
@@ -275,7 +275,7 @@ export class VirtualMailboxTrigger implements INodeType {
 	 * deliveries.
 	 */
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
-		return await startCatchingUp.call(this, sleep);
+		return await startCatchingUp.call(this);
 	}
 
 	/**

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, PAGE_SIZE_MAX } from '../shared/constants';
 import { canonicalRecord, canonicalScanType } from '../shared/values';
@@ -33,8 +33,10 @@ export const catchUpPolicy = {
 	maxSeen: 1_000,
 	/** How long activation waits for the first catch-up (n8n saves the state once activation ends). */
 	activationWaitMs: 10_000,
-	/** The shortest interval between catch-ups while the workflow is active. */
+	/** The shortest interval between catch-ups while the workflow is active (n8n's cron ticks each minute). */
 	minIntervalMinutes: 1,
+	/** The longest: a week. */
+	maxIntervalMinutes: 7 * 24 * 60,
 	/** A minute, in ms (the model and unit tests shorten it). */
 	minuteMs: 60_000,
 };
@@ -294,21 +296,43 @@ export interface CatchUpOptions {
 	duplicateWindowMinutes?: number;
 }
 
-/** How often the interval loop looks whether it was closed (a sleep n8n cannot cancel). */
-const CLOSE_CHECK_MS = 5_000;
+/**
+ * The interval's timer: n8n's own cron (registerCron, as the Schedule Trigger uses), every minute
+ * at a second the node's id picks, so that n8n stops it when it deactivates the workflow and runs
+ * it only on the leader. Its form changed in n8n 1.x ({ expression } since about 1.9x, a plain
+ * expression before): the older form is tried when the newer one is refused. Returns false when
+ * this n8n has neither (then only activation catches up).
+ */
+function registerEveryMinute(ctx: ITriggerFunctions, onTick: () => void): boolean {
+	const second = parseInt(digest(`${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`), 16) % 60;
+	const expression = `${second} * * * * *`;
+	const register = ctx.helpers.registerCron as unknown as (cron: unknown, tick: () => void) => void;
+	if (typeof register !== 'function') return false;
+	try {
+		register({ expression }, onTick);
+		return true;
+	} catch {
+		try {
+			register(expression, onTick);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+}
 
 /**
  * The trigger's trigger(): a catch-up at activation (activation waits for it up to
  * activationWaitMs, so that n8n saves its state when activation ends), then one every interval
- * while active. One runs at a time. A catch-up that fails changes no state and is reported as a
- * failed execution (saveFailedExecution) and in the log; the next one reads the same again.
- * Returns the close function. Nothing runs in manual mode (no state is kept for test runs), at
- * node versions before 2 (their items are the delivery as sent), with Catch Up off, or with a
- * Duplicate Window of 0 (no claim then tells a caught-up event from its delivery).
+ * while active (registerEveryMinute's tick counts the minutes). One runs at a time. A catch-up
+ * that fails changes no state and is reported as a failed execution (saveFailedExecution) and in
+ * the log; the next one reads the same again. Returns the close function. Nothing runs in manual
+ * mode (no state is kept for test runs), at node versions before 2 (their items are the delivery
+ * as sent), with Catch Up off, or with a Duplicate Window of 0 (no claim then tells a caught-up
+ * event from its delivery).
  */
 export async function startCatchingUp(
 	this: ITriggerFunctions,
-	sleep: (ms: number) => Promise<void>,
 ): Promise<{ closeFunction?: () => Promise<void> }> {
 	const options = this.getNodeParameter('options', {}) as CatchUpOptions;
 	if (
@@ -322,6 +346,11 @@ export async function startCatchingUp(
 	const { mail, scanTypes } = kindsOf(events);
 	if (!mail && scanTypes.length === 0) return {};
 	const intervalMinutes = options.catchUpIntervalMinutes ?? 60;
+	if (typeof intervalMinutes !== 'number' || !(intervalMinutes >= 0))
+		throw new NodeOperationError(
+			this.getNode(),
+			`Catch-Up Interval (Minutes) must be a number of at least 0 (0: only at activation), got "${String(intervalMinutes)}"`,
+		);
 	const staticData = this.getWorkflowStaticData('node');
 	let closed = false;
 	let running: Promise<void> | undefined;
@@ -355,25 +384,32 @@ export async function startCatchingUp(
 			}
 		}
 	};
+	let lastStarted = Date.now();
 	const run = async () => {
 		if (running) return await running;
+		lastStarted = Date.now();
 		running = once().finally(() => (running = undefined));
 		return await running;
 	};
 	await Promise.race([run(), sleep(catchUpPolicy.activationWaitMs)]);
 	if (intervalMinutes > 0) {
 		const everyMs =
-			Math.max(catchUpPolicy.minIntervalMinutes, intervalMinutes) * catchUpPolicy.minuteMs;
-		void (async () => {
-			while (!closed) {
-				const due = Date.now() + everyMs;
-				while (!closed && Date.now() < due)
-					await sleep(Math.min(CLOSE_CHECK_MS, Math.max(1, due - Date.now())));
-				if (!closed) await run();
-			}
-		})();
+			Math.min(
+				Math.max(catchUpPolicy.minIntervalMinutes, intervalMinutes),
+				catchUpPolicy.maxIntervalMinutes,
+			) * catchUpPolicy.minuteMs;
+		// Half a tick of slack: a tick a little early (timer drift) still counts.
+		const onTick = () => {
+			if (!closed && !running && Date.now() - lastStarted >= everyMs - catchUpPolicy.minuteMs / 2)
+				void run();
+		};
+		if (!registerEveryMinute(this, onTick))
+			this.logger.warn(
+				'Virtual Mailbox Trigger: this n8n offers no cron to a trigger, so it catches up at each activation only (not at the Catch-Up Interval)',
+			);
 	}
 	return {
+		// n8n removes the cron with the trigger; a tick already under way does nothing once closed.
 		closeFunction: async () => {
 			closed = true;
 		},

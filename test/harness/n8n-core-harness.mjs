@@ -105,6 +105,8 @@ class CredentialsHelper extends ICredentialsHelper {
 	async authenticate(credentials, typeName, requestOptions, workflow, node) {
 		const type = this.loader.credentialTypes[typeName].type;
 		const auth = type.authenticate;
+		// As n8n's CredentialsHelper: a function is called as is, with no expression.
+		if (typeof auth === 'function') return await auth(credentials, requestOptions);
 		if (!auth || auth.type !== 'generic') return requestOptions;
 		// As n8n's CredentialsHelper: resolve each "={{ }}" against $credentials.
 		const resolve = (value) =>
@@ -652,15 +654,35 @@ export async function startTrigger({
 		(error) => failures.push(error),
 		(error) => failures.push(error),
 	);
+	// n8n's cron (helpers.registerCron) stands still here: a test ticks it (tick()); n8n removes a
+	// trigger's crons when it deactivates the workflow, as close() does.
+	const crons = [];
+	context.helpers.registerCron = (cron, onTick) => {
+		crons.push({ expression: cron.expression, onTick });
+		return true;
+	};
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const response = (await nodeType.trigger.call(context)) ?? {};
+	// n8n 2.x holds the workflow's expression isolate only while it activates (its
+	// WorkflowTriggerActivator acquires it around trigger() and releases it after): what a trigger
+	// renders later, on a timer, fails as there. Expressions in parameters (getParameterValue) are
+	// left alone: the executions the emits start share this workflow here.
+	if (CORE_MAJOR >= 2)
+		workflow.expression.getSimpleParameterValue = () => {
+			throw new Error('No bridge acquired for this context. Call acquire() first.');
+		};
 	return {
 		response,
 		emitted,
 		executions,
 		failures,
+		crons,
+		tick: () => crons.forEach((cron) => cron.onTick()),
 		staticData: workflow.staticData,
-		close: async () => await response.closeFunction?.(),
+		close: async () => {
+			crons.length = 0;
+			await response.closeFunction?.();
+		},
 		settled: async () => await Promise.all(started),
 	};
 }

@@ -152,12 +152,17 @@ describe('credential virtualMailboxApi', () => {
 		expect(baseUrl.displayOptions).toEqual({ show: { environment: ['custom'] } });
 	});
 
-	test('authentication is a generic bearer header (usable by the HTTP Request node)', async () => {
+	test('authentication is a bearer header set without n8n expressions (n8n 2.x has no expression engine at hand on a trigger timer), usable by the HTTP Request node', async () => {
 		const api = mockApi();
 		api.on('GET', '/v1/account', { body: F.account() });
 		await runNode({ parameters: { resource: 'account', operation: 'get' } });
 		expect(api.requests[0].headers.authorization).toBe(`Bearer ${DEFAULT_CREDENTIALS.apiKey}`);
-		expect((await credentialType()).authenticate.type).toBe('generic');
+		// n8n calls a function as is; a declarative header is rendered as an expression.
+		const { authenticate } = await credentialType();
+		expect(typeof authenticate).toBe('function');
+		expect(
+			await authenticate({ apiKey: 'sk_1' }, { url: '/v1/mails', headers: { accept: 'x' } }),
+		).toEqual({ url: '/v1/mails', headers: { accept: 'x', Authorization: 'Bearer sk_1' } });
 	});
 
 	test('production and sandbox credentials reach the provider servers', async () => {

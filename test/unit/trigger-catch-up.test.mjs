@@ -235,22 +235,55 @@ describe('the webhook trigger catches up at activation', () => {
 		expect(otherAccount.emitted).toEqual([]);
 	});
 
-	test('while active, the interval catches up on what a stopped webhook process missed; closing stops it', async () => {
-		catchUpPolicy.minuteMs = 40;
+	test("while active, the interval catches up on n8n's cron what a stopped webhook process missed, with no expression engine at hand after activation as in n8n 2.x; closing stops it", async () => {
+		// At 200 ms a minute: the default interval (60 minutes) would take 12 s.
+		catchUpPolicy.minuteMs = 200;
 		const trigger = await startTrigger({
 			parameters: parameters({ catchUpIntervalMinutes: 1 }),
 			staticData: {},
 		});
 		triggers.push(trigger);
+		// One cron, every minute, at a second of its own.
+		expect(trigger.crons.map((cron) => cron.expression)).toEqual([
+			expect.stringMatching(/^([0-9]|[1-5][0-9]) \* \* \* \* \*$/),
+		]);
+		const primed = served();
 		const event = world.addMail();
+		trigger.tick(); // before the interval has passed: nothing is read
+		expect(served()).toEqual(primed);
 		const deadline = Date.now() + 5_000;
-		while (trigger.executions.length === 0 && Date.now() < deadline)
+		while (trigger.executions.length === 0 && Date.now() < deadline) {
 			await new Promise((resolve) => setTimeout(resolve, 20));
+			trigger.tick();
+		}
+		expect(trigger.failures).toEqual([]);
 		expect(ran(trigger)).toEqual([event.key]);
+		await trigger.settled();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const ticks = trigger.crons.map((cron) => cron.onTick);
 		await trigger.close();
 		const after = served();
 		world.addMail();
+		for (const onTick of ticks) onTick(); // a tick n8n had under way as it deactivated
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(served()).toEqual(after);
+		expect(trigger.emitted).toHaveLength(1);
+	});
+
+	test('Catch-Up Interval 0 registers no cron; an interval that is not a number fails activation before any request, naming the option', async () => {
+		const none = await startTrigger({
+			parameters: parameters({ catchUpIntervalMinutes: 0 }),
+			staticData: {},
+		});
+		triggers.push(none);
+		expect(none.crons).toEqual([]);
+		const before = served();
+		await expect(
+			startTrigger({
+				parameters: parameters({ catchUpIntervalMinutes: 'hourly' }),
+				staticData: {},
+			}),
+		).rejects.toThrow(/Catch-Up Interval \(Minutes\) must be a number of at least 0.*"hourly"/);
+		expect(served()).toEqual(before);
 	});
 });

@@ -3,7 +3,7 @@
 // several simulated n8n processes in one JS runtime, each with its own claim scope. The node's
 // ClaimStore over the helpers is claims.ts's claimStoreOf, as the trigger's execute() builds it.
 import { dist } from '../harness/n8n-core-harness.mjs';
-import { deduplicationHelpers, NODE_ID, processedDataTable } from './processed-data.mjs';
+import { deduplicationHelpers, hashOf, NODE_ID, processedDataTable } from './processed-data.mjs';
 import { virtualClock } from './virtual-clock.mjs';
 
 export { virtualClock };
@@ -23,6 +23,14 @@ const claims = dist('nodes/VirtualMailboxTrigger/claims.js');
 export const { claimDelivery, claimPolicy, claimStoreOf, lockValues } = claims;
 
 export const never = new Promise(() => undefined);
+
+/** A Remove Duplicates node's record options (mode entries, n8n's default history). */
+export const ENTRIES = { mode: 'entries', maxEntries: 10_000 };
+const RUNS = new Set(['new', 'unsettled', 'unguarded']);
+/** How many of these claims ran their delivery. */
+export const runs = (claims) => claims.filter((claim) => RUNS.has(claim.outcome)).length;
+/** The stored hash of the lock's first value. */
+export const lockHash = () => hashOf(lockValues()[0]);
 
 let scopes = 0;
 /** A claim scope no other claim in this JS runtime uses (claimQueues keeps per-scope state): one simulated process's trigger node. */
@@ -94,6 +102,30 @@ export async function drain(clock) {
 	await clock.run(() => false).catch(() => undefined);
 }
 
+/** The model of n8n's store for one test; writes take 1 ms unless a process says otherwise. */
+export const tableOf = (clock, options = {}) =>
+	processedDataTable({ clock, writeMs: () => 1, ...options });
+
+/**
+ * One simulated n8n process: its own claim scope (claimQueues state) and its own store timing:
+ * `gap()` ms between each read and its write, outside the row lock; `locked()` ms per write;
+ * `intercept(op, values)` answers a ClaimStore call instead of the store (a write that hangs or fails).
+ */
+export function processOf(table, clock, { timing = {}, random = Math.random, warnings = [] } = {}) {
+	const scope = freshScope();
+	const gap = timing.gap && (async () => await clock.wait(timing.gap()));
+	const store = claimStoreWith(
+		deduplicationHelpers(table, { gap, writeMs: timing.locked }),
+		timing.intercept,
+	);
+	const claimClock = { now: clock.now, wait: clock.wait, random };
+	return {
+		store,
+		claim: (key) =>
+			claimDelivery(scope, key, store, claimClock, (message) => warnings.push(message)),
+	};
+}
+
 /**
  * deduplicationHelpers with hooks by call name, awaited with the call's number before the call
  * (`hooks`) or after its write (`after`), and `gapMs` between each read and its write.
@@ -105,3 +137,6 @@ export function helpersOf(table, clock, { hooks = {}, after = {}, gapMs = 0 } = 
 		gap: gapMs ? async () => await clock.wait(gapMs) : undefined,
 	});
 }
+
+/** A ClaimStore over helpersOf's hooks (claimStoreOf, as execute() builds it). */
+export const storeOf = (table, clock, options) => claimStoreOf(helpersOf(table, clock, options));

@@ -1,34 +1,17 @@
 // The action node where what it keeps meets what a user does around it, and the limits of what it
 // reads: an answer too large to read, a credential edited between runs, a second account in one
 // process. docs/seams.md cites these tests by title.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { afterEach, describe, expect, test } from 'vitest';
+import { dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 const POLICY = { ...retryPolicy };
 
-let sim;
-let other;
-let credentials;
-let otherCredentials;
-beforeAll(async () => {
-	nock.restore();
-	[sim, other] = await Promise.all([
-		startSimulator({ count: 30, seed: 3 }),
-		startSimulator({ count: 30, seed: 4 }),
-	]);
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-	otherCredentials = { ...DEFAULT_CREDENTIALS, baseUrl: other.url, apiKey: other.apiKey };
-});
-afterAll(async () => {
-	await Promise.all([sim?.close(), other?.close()]);
-	nock.activate();
-});
-beforeEach(() => {
-	sim.reset({ count: 30, seed: 3 });
-	other.reset({ count: 30, seed: 4 });
+const { sim, credentials } = await simulatorForFile({ count: 30, seed: 3 });
+const { sim: other, credentials: otherCredentials } = await simulatorForFile({
+	count: 30,
+	seed: 4,
 });
 afterEach(() => Object.assign(retryPolicy, POLICY));
 

@@ -4,10 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import nock from 'nock';
-import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
-import { startSimulator } from '../simulator/server.mjs';
+import { expect, test } from 'vitest';
+import { runNode } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const example = JSON.parse(
@@ -21,15 +20,7 @@ const fromAi = [
 	),
 ].map(([, key, type]) => ({ key, type }));
 
-let sim;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 120, seed: 11 });
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
+const { sim, credentials } = await simulatorForFile({ count: 120, seed: 11 }, { reset: false });
 
 test("every value the tool asks the model for is text, so Execute step's form can supply it", () => {
 	expect(fromAi.map((p) => p.key)).toEqual(['arrived']);
@@ -44,7 +35,7 @@ test('the tool with the text typed in the form ("week") lists this week\'s mail,
 	expect(parameters.filters.arrived).toBe('week');
 	const { items, error } = await runNode({
 		parameters,
-		credentials: { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey },
+		credentials,
 	});
 	expect(error).toBeUndefined();
 	expect(items.length).toBeGreaterThan(0);
@@ -72,7 +63,7 @@ test('the tool sent a period in words ("this week", "Past Month", "last 6 months
 		sim.requests.length = 0;
 		const { error } = await runNode({
 			parameters: withArrived(said),
-			credentials: { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey },
+			credentials,
 		});
 		expect(error, said).toBeUndefined();
 		expect(sim.requests.find((r) => r.path === '/v1/mails').query.arrived, said).toEqual([sent]);
@@ -83,7 +74,7 @@ test('a period the node cannot read fails before any request, naming Arrived and
 	sim.requests.length = 0;
 	const { error } = await runNode({
 		parameters: withArrived('since my birthday'),
-		credentials: { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey },
+		credentials,
 	});
 	expect(error.message).toBe(
 		'Arrived must be one of week, month, half_year, year (or Past Week, Past Month, Past Half Year, Past Year); got "since my birthday"',

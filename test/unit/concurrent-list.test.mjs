@@ -1,32 +1,24 @@
 // Mail → Get Many with Return All read concurrently: parts by filters, each from both ends, merged
 // back in the API's order. The simulator is real HTTP on loopback (signed cursors bound to their
 // query, the depth limit, faults), with a per-request delay so requests overlap as over a network.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rng } from '../simulator/data.mjs';
-import { DEFAULT_CREDENTIALS, dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 const { planParts, RequestPool } = dist('nodes/shared/transport/index.js');
 const { merge } = dist('nodes/shared/transport/concurrent.js');
 const { MAIL_SPLITS } = dist('nodes/shared/mail.js');
 
-let sim;
-let credentials;
+const { sim, credentials, control, apiOrder } = await simulatorForFile({
+	count: 3000,
+	seed: 1,
+	letterShare: 70,
+});
 const saved = { ...retryPolicy };
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 3000, seed: 1, letterShare: 70 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-	Object.assign(retryPolicy, { baseDelayMs: 20, maxDelayMs: 50, budgetMs: 5_000 });
-});
-afterAll(async () => {
-	Object.assign(retryPolicy, saved);
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => sim.reset({ count: 3000, seed: 1, letterShare: 70 }));
+beforeAll(() => Object.assign(retryPolicy, { baseDelayMs: 20, maxDelayMs: 50, budgetMs: 5_000 }));
+afterAll(() => Object.assign(retryPolicy, saved));
 
 const getAll = (filters = {}, options = {}, extra = {}) => ({
 	resource: 'mail',
@@ -37,12 +29,6 @@ const getAll = (filters = {}, options = {}, extra = {}) => ({
 	...extra,
 });
 const ids = (items) => items.map((i) => i.json.id);
-/** What the API returns for a query, in its order (the simulator's own filter and sort). */
-const apiOrder = async (search = '') => (await fetch(`${sim.url}/_control/query?${search}`)).json();
-const control = (path, body) =>
-	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
-		(r) => r.json(),
-	);
 const mailRequests = () => sim.requests.filter((r) => r.path === '/v1/mails');
 const run = async (parameters, more = {}) => {
 	sim.requests.length = 0;

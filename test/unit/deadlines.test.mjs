@@ -4,8 +4,6 @@
 // dribble; a download that succeeded after 6 s would fail them.
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
 import {
 	DEFAULT_CREDENTIALS,
 	dist,
@@ -14,6 +12,7 @@ import {
 	runWebhook,
 } from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 const saved = { ...retryPolicy };
@@ -22,7 +21,7 @@ const saved = { ...retryPolicy };
 const DRIBBLE_BYTES = 30;
 const DRIBBLE_EVERY_MS = 200;
 
-let sim;
+const { sim, control } = await simulatorForFile({ count: 50, seed: 24 }, { reset: false });
 let front;
 let credentials;
 /** What each file transfer did: bytes sent before it ended, and whether the client closed it first. */
@@ -101,26 +100,18 @@ async function startDribblingFront(upstream) {
 }
 
 beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 50, seed: 24 });
 	front = await startDribblingFront(sim.url);
 	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: front.url, apiKey: sim.apiKey };
 });
 afterAll(async () => {
 	Object.assign(retryPolicy, saved);
 	await front?.close();
-	await sim?.close();
-	nock.activate();
 });
 beforeEach(() => {
 	Object.assign(retryPolicy, saved, { downloadTimeoutMs: 1_000, baseDelayMs: 5, maxDelayMs: 10 });
 	transfers.length = 0;
 });
 
-const control = (path, body) =>
-	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
-		(r) => r.json(),
-	);
 /** Until the last file transfer has ended (closed by us, or all bytes sent). */
 async function transferEnded() {
 	for (let i = 0; i < 100 && !(transfers.at(-1)?.done ?? false); i++)

@@ -2,29 +2,10 @@
 // input item was read is never reported as "already" holding the mail, the preview and the real run
 // name the folder alike, and a Mail ID that is not one fails before any item's request.
 import { describe, expect, test } from 'vitest';
-import { runNode } from '../harness/n8n-core-harness.mjs';
 import { byName, filingRulesSimulator } from './filing-rules.simulator.mjs';
 
-const env = filingRulesSimulator();
-const { add } = env;
-const mail = (id) => env.sim.db.mails.find((m) => m.id === id);
-const writes = () =>
-	env.sim.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-const fileByRules = (items, parameters) =>
-	runNode({
-		parameters: { resource: 'mail', operation: 'applyRules', ...parameters },
-		items,
-		credentials: env.credentials,
-	});
-const getMany = async (ids) => {
-	const listed = (
-		await runNode({
-			parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: {} },
-			credentials: env.credentials,
-		})
-	).items.map((i) => i.json);
-	return ids.map((id) => listed.find((m) => m.id === id));
-};
+const env = await filingRulesSimulator();
+const { add, mail, writes, fileByRules, getMany } = env;
 const api = async (method, path, body) =>
 	await fetch(`${env.sim.url}${path}`, {
 		method,

@@ -4,45 +4,20 @@
 // its output must say; a second run over Get Many read again must write nothing and say
 // "already" for every action. A failure prints its seed (VMB_SEED=<seed> repeats it).
 import { describe, expect, test } from 'vitest';
-import { runNode } from '../harness/n8n-core-harness.mjs';
+import { rng } from '../simulator/data.mjs';
 import { byName, filingRulesSimulator } from './filing-rules.simulator.mjs';
 
-const env = filingRulesSimulator();
+const env = await filingRulesSimulator();
+const { getMany } = env;
 const SEED = Number(process.env.VMB_SEED ?? Date.now() % 1_000_000);
 const ROUNDS = 6;
 
-/** mulberry32: a small seeded generator. */
-function random(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 const fileByRules = (items, parameters) =>
-	runNode({
-		parameters: { resource: 'mail', operation: 'applyRules', ...parameters },
-		items,
-		credentials: env.credentials,
-		continueOnFail: true,
-	});
-const getMany = async (ids) => {
-	const listed = (
-		await runNode({
-			parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: {} },
-			credentials: env.credentials,
-		})
-	).items.map((i) => i.json);
-	return ids.map((id) => listed.find((m) => m.id === id));
-};
+	env.fileByRules(items, parameters, { continueOnFail: true });
 
 describe(`File by Rules against a model (seed ${SEED})`, () => {
 	test('random mailboxes, rules and previews: the end state and outputs the oracle gives; a second run writes nothing and says already', async () => {
-		const next = random(SEED);
+		const next = rng(SEED);
 		const pick = (list) => list[Math.floor(next() * list.length)];
 		for (let round = 0; round < ROUNDS; round++) {
 			const where = `seed ${SEED}, round ${round}`;

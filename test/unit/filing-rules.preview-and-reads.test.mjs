@@ -1,17 +1,10 @@
 // File by Rules against the simulator: Preview Only's decisions are the decisions the real run
 // makes, and an Any Text rule that already matches what the item says reads nothing more.
 import { describe, expect, test } from 'vitest';
-import { runNode } from '../harness/n8n-core-harness.mjs';
 import { byName, filingRulesSimulator } from './filing-rules.simulator.mjs';
 
-const env = filingRulesSimulator();
-const { add, calls, webhookItem } = env;
-const fileByRules = (items, extra = {}) =>
-	runNode({
-		parameters: { resource: 'mail', operation: 'applyRules', ...extra },
-		items,
-		credentials: env.credentials,
-	});
+const env = await filingRulesSimulator();
+const { add, calls, webhookItem, fileByRules } = env;
 /** A decision in the words of a real run. */
 const asReal = (decision) =>
 	decision

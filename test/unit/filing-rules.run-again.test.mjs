@@ -3,32 +3,12 @@
 // mail item is already archived fails nothing, any other refusal still fails. Preview Only set per
 // item, its own output as input, a scan summary the plan does not allow, and a mail type by name.
 import { describe, expect, test } from 'vitest';
-import { dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { dist } from '../harness/n8n-core-harness.mjs';
 import { byName, filingRulesSimulator } from './filing-rules.simulator.mjs';
 
 const R = dist('nodes/VirtualMailbox/actions/mail/filingRules.js');
-const env = filingRulesSimulator();
-const { add, control, calls } = env;
-const mail = (id) => env.sim.db.mails.find((m) => m.id === id);
-const folderNamed = (name) => env.sim.db.folders.filter((f) => f.name === name);
-const writes = () =>
-	env.sim.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-const fileByRules = (items, parameters) =>
-	runNode({
-		parameters: { resource: 'mail', operation: 'applyRules', ...parameters },
-		items,
-		credentials: env.credentials,
-	});
-/** Get Many's items of these mail items, read now, in the order of `ids`. */
-const getMany = async (ids) => {
-	const listed = (
-		await runNode({
-			parameters: { resource: 'mail', operation: 'getAll', returnAll: true, filters: {} },
-			credentials: env.credentials,
-		})
-	).items.map((i) => i.json);
-	return ids.map((id) => listed.find((m) => m.id === id));
-};
+const env = await filingRulesSimulator();
+const { add, control, calls, mail, folderNamed, writes, fileByRules, getMany } = env;
 const TAXES_READ_ARCHIVED = {
 	rules: {
 		rule: [

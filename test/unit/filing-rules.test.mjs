@@ -161,8 +161,8 @@ describe('rule matching (pure)', () => {
 	});
 });
 
-const env = filingRulesSimulator();
-const { control, add, calls, webhookItem } = env;
+const env = await filingRulesSimulator();
+const { control, add, calls, webhookItem, mail, folderNamed } = env;
 const TAXES_AND_MAGAZINES = {
 	rule: [
 		rule('sender', { comparison: 'contains', value: 'IRS' }, 'Taxes'),
@@ -170,13 +170,7 @@ const TAXES_AND_MAGAZINES = {
 	],
 };
 const fileByRules = (items, extra = {}) =>
-	runNode({
-		parameters: { resource: 'mail', operation: 'applyRules', rules: TAXES_AND_MAGAZINES, ...extra },
-		items,
-		credentials: env.credentials,
-	});
-const mail = (id) => env.sim.db.mails.find((m) => m.id === id);
-const folderNamed = (name) => env.sim.db.folders.filter((f) => f.name === name);
+	env.fileByRules(items, { rules: TAXES_AND_MAGAZINES, ...extra });
 const writes = () => env.sim.requests.filter((r) => r.method !== 'GET');
 /** Get Many's items of these mail items, in the order of `ids`. */
 const getManyItems = async (ids) => {

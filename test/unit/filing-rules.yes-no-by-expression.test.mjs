@@ -2,20 +2,10 @@
 // webhook's query, a Set node's string) is read as the switch it names, so Preview Only "true" never
 // writes; anything else fails before any request, naming the parameter.
 import { describe, expect, test } from 'vitest';
-import { runNode } from '../harness/n8n-core-harness.mjs';
 import { byName, filingRulesSimulator } from './filing-rules.simulator.mjs';
 
-const env = filingRulesSimulator();
-const { add } = env;
-const mail = (id) => env.sim.db.mails.find((m) => m.id === id);
-const writes = () =>
-	env.sim.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-const fileByRules = (items, parameters) =>
-	runNode({
-		parameters: { resource: 'mail', operation: 'applyRules', ...parameters },
-		items,
-		credentials: env.credentials,
-	});
+const env = await filingRulesSimulator();
+const { add, mail, writes, fileByRules } = env;
 const irs = (more = {}) => ({
 	rules: { rule: [{ field: 'sender', value: 'IRS', folder: byName('Taxes'), ...more }] },
 });

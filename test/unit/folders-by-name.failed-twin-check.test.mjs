@@ -1,27 +1,13 @@
 // Folders by name when the look for a twin after creating a folder fails: the folder exists, so
 // the later items of the same execution file into it instead of creating a second one.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 const POLICY = { ...retryPolicy };
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore(); // the simulator is real HTTP on loopback
-	sim = await startSimulator({ count: 10, seed: 3 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => {
-	sim.reset({ count: 10, seed: 3 });
-	Object.assign(retryPolicy, { baseDelayMs: 1, maxDelayMs: 2, budgetMs: 100 });
-});
+const { sim, credentials, control } = await simulatorForFile({ count: 10, seed: 3 });
+beforeEach(() => Object.assign(retryPolicy, { baseDelayMs: 1, maxDelayMs: 2, budgetMs: 100 }));
 afterEach(() => Object.assign(retryPolicy, POLICY));
 
 const byName = (value) => ({ __rl: true, mode: 'name', value });
@@ -31,10 +17,7 @@ const listFailsAfterCreation = () => {
 	sim.settings.onRequest = async (record) => {
 		if (record.method === 'POST' && record.path === '/v1/folders') created = true;
 		else if (created && record.method === 'GET' && record.path === '/v1/folders')
-			await fetch(`${sim.url}/_control/faults`, {
-				method: 'POST',
-				body: JSON.stringify({ path: '/v1/folders', method: 'GET', status: 503, count: 1 }),
-			});
+			await control('/faults', { path: '/v1/folders', method: 'GET', status: 503, count: 1 });
 	};
 };
 

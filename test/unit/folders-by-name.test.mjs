@@ -4,24 +4,12 @@
 // Create Folder If Missing is turned off; a missing name's error fits the operation.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
+import { describe, expect, test } from 'vitest';
+import { runNode } from '../harness/n8n-core-harness.mjs';
 import { ROOT_DIR } from '../setup/paths.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore(); // the simulator is real HTTP on loopback
-	sim = await startSimulator({ count: 60, seed: 11 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => sim.reset({ count: 60, seed: 11 }));
+const { sim, credentials } = await simulatorForFile({ count: 60, seed: 11 });
 
 const byName = (value) => ({ __rl: true, mode: 'name', value });
 const run = (parameters, items) => runNode({ parameters, items, credentials });

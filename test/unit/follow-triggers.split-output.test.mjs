@@ -2,18 +2,12 @@
 // the middle of a line: a trigger whose activation line straddles two reads must still be
 // subscribed, or it never hears from the simulator. Both ways in are covered: the follower's own
 // `write` (raw chunks) and startN8n's line splitter feeding `line` (as dev.mjs does).
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startSimulator } from '../simulator/server.mjs';
+import { expect, test } from 'vitest';
 import { followTriggers } from '../simulator/follow-triggers.mjs';
 import { lineSplitter } from '../e2e/real-n8n.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let sim;
-beforeAll(async () => {
-	sim = await startSimulator({ count: 1 });
-});
-afterAll(async () => {
-	await sim?.close();
-});
+const { sim } = await simulatorForFile({ count: 1 }, { reset: false });
 
 const subscribed = async () =>
 	(await (await fetch(`${sim.url}/_control/webhooks`)).json())

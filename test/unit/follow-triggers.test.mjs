@@ -1,28 +1,12 @@
 // `npm run dev`: the simulator keeps its subscriptions in step with the lines the trigger logs
 // when n8n activates it (published or listening) and deactivates it. These are the node's own
 // lines, produced by its webhook methods through n8n-core, read by test/simulator/follow-triggers.mjs.
-import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import nock from 'nock';
-import { DEFAULT_CREDENTIALS, nodeLogger, runHook } from '../harness/n8n-core-harness.mjs';
-import { startSimulator } from '../simulator/server.mjs';
+import { expect, test, vi } from 'vitest';
+import { nodeLogger, runHook } from '../harness/n8n-core-harness.mjs';
 import { followTriggers, triggerChange } from '../simulator/follow-triggers.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 10 });
-	credentials = {
-		...DEFAULT_CREDENTIALS,
-		baseUrl: sim.url,
-		apiKey: sim.apiKey,
-		webhookSecret: sim.webhookSecret,
-	};
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
+const { sim, credentials } = await simulatorForFile({ count: 10 }, { reset: false });
 
 /** What the trigger logs at info level during one webhook method. */
 async function loggedBy(method, events) {

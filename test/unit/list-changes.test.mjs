@@ -3,27 +3,17 @@
 // every total_count stays the same, and the item pushed across the next page boundary is never
 // read. By default a list is read once (counts checked); Confirm List Unchanged reads a list of
 // more than one page a second time and returns it only when both reads agree.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { describe, expect, test } from 'vitest';
+import { dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { sameItems } = dist('nodes/shared/transport/pagination.js');
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 3000, seed: 24, letterShare: 70 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
+const { sim, credentials, apiOrder } = await simulatorForFile({
+	count: 3000,
+	seed: 24,
+	letterShare: 70,
 });
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => sim.reset({ count: 3000, seed: 24, letterShare: 70 }));
-
-const apiOrder = async (search) => (await fetch(`${sim.url}/_control/query?${search}`)).json();
 const act = (id, action) =>
 	fetch(`${sim.url}/v1/mails/${id}/${action}`, {
 		method: 'POST',

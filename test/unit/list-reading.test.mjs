@@ -2,30 +2,17 @@
 // breaks arrival-date ties its own way, lists that change while they are read. Each test drives
 // the built node through n8n's execution code (test/harness) against the simulator (real HTTP) or
 // a spec-conforming mock of the API, and asserts requests and outputs.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
 import { queryMails } from '../simulator/mail-query.mjs';
-import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
+import { runNode } from '../harness/n8n-core-harness.mjs';
 import * as F from '../support/fixtures.mjs';
 import { mockApi, resetNock } from '../support/api.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 /** A simulated mailbox of `count` items, seven in ten of them letters. */
 const mailbox = (count) => ({ count, seed: 7, letterShare: 70 });
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator(mailbox(3000));
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	if (!nock.isActive()) nock.activate();
-});
-beforeEach(() => sim.reset(mailbox(3000)));
-
-const apiOrder = async (search = '') => (await fetch(`${sim.url}/_control/query?${search}`)).json();
+const { sim, credentials, apiOrder } = await simulatorForFile(mailbox(3000));
 const ids = (items) => items.map((i) => i.json.id);
 const requestsTo = (path) => sim.requests.filter((r) => r.path === path).length;
 const getAll = (filters = {}, options = {}, extra = {}) => ({

@@ -1,27 +1,11 @@
 // The "From List" modes of the action node's ID pickers (mail, scan, shipment, address, bank
 // account), called as the editor calls them (n8n's LoadOptionsContext) against the simulator; and
 // the ID parameters still taking the plain strings saved workflows may hold.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import {
-	DEFAULT_CREDENTIALS,
-	loadPackage,
-	runListSearch,
-	runNode,
-} from '../harness/n8n-core-harness.mjs';
+import { describe, expect, test } from 'vitest';
+import { loadPackage, runListSearch, runNode } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 120, seed: 7 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
+const { sim, credentials } = await simulatorForFile({ count: 120, seed: 7 }, { reset: false });
 
 const search = (method, filter, paginationToken) =>
 	runListSearch({ method, filter, paginationToken, credentials });

@@ -2,11 +2,11 @@
 // (the spec says ids are strings; a real service may still send numbers) comes out as the string
 // of its digits, never rounded, and works as an id in the next request.
 import { expect, test } from 'vitest';
-import { quirkySimulator } from './quirks.simulator.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 import { dist, runNode } from '../harness/n8n-core-harness.mjs';
 import { LONG_ID_PREFIX } from '../simulator/quirks.mjs';
 
-const env = quirkySimulator();
+const env = await simulatorForFile({ count: 300, seed: 11 }, { fastRetries: true });
 
 test('25-digit ids in a list and a record are kept digit for digit, and used as such', async () => {
 	env.sim.quirks.add({ kind: 'longIds' });

@@ -4,28 +4,18 @@
 // (emits nothing; switching away and back between two polls changes nothing); any other poll, a
 // rotation's included, emits exactly the mail that arrived in the current account since the last
 // poll, oldest first. A failure names its seed and the history; VMB_SEED=<seed> replays it.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
+import { describe, expect, test } from 'vitest';
 import { rng } from '../simulator/data.mjs';
 import { DEFAULT_CREDENTIALS, runPoll } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let accounts;
-beforeAll(async () => {
-	nock.restore();
-	const [a, b] = await Promise.all([
-		startSimulator({ count: 15, seed: 21 }),
-		startSimulator({ count: 15, seed: 22 }),
-	]);
-	accounts = [
-		{ name: 'A', sim: a, credentialId: 'cred-a', keys: [a.apiKey, a.readOnlyKey] },
-		{ name: 'B', sim: b, credentialId: 'cred-b', keys: [b.apiKey, b.readOnlyKey] },
-	];
-});
-afterAll(async () => {
-	await Promise.all(accounts.map((account) => account.sim.close()));
-	nock.activate();
-});
+// Each history resets both mailboxes itself.
+const { sim: a } = await simulatorForFile({ count: 15, seed: 21 }, { reset: false });
+const { sim: b } = await simulatorForFile({ count: 15, seed: 22 }, { reset: false });
+const accounts = [
+	{ name: 'A', sim: a, credentialId: 'cred-a', keys: [a.apiKey, a.readOnlyKey] },
+	{ name: 'B', sim: b, credentialId: 'cred-b', keys: [b.apiKey, b.readOnlyKey] },
+];
 
 const parameters = { event: 'new-mail', filters: {}, options: {} };
 

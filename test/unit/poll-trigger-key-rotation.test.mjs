@@ -2,42 +2,20 @@
 // from its state for every event: mail that matches its Filters and arrived around the rotation is
 // emitted even when the newest mail the trigger recorded lies deeper than the mailbox's newest
 // page, and a scan that was in process at the last poll and completes around it is emitted once.
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, dist, runPoll } from '../harness/n8n-core-harness.mjs';
+import { afterEach, expect, test } from 'vitest';
+import { dist } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { pollsInFlight } = dist('nodes/shared/state/pollsInFlight.js');
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 12, seed: 8 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
+const fixture = await simulatorForFile({ count: 12, seed: 8 }, { reset: false });
+const { sim, credentials, control } = fixture;
 afterEach(() => pollsInFlight.clear());
 
-const control = (path, body) =>
-	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
-		(r) => r.json(),
-	);
 const packages = { event: 'new-mail', filters: { mailType: ['package'] }, options: {} };
 const scanCompleted = { event: 'scan-completed', options: {} };
-async function poll(parameters, workflowId, saved, creds) {
-	const { result, staticData } = await runPoll({
-		parameters,
-		credentials: creds,
-		staticData: JSON.parse(JSON.stringify(saved)),
-		mode: 'trigger',
-		workflowId,
-	});
-	return { items: result?.[0] ?? [], saved: JSON.parse(JSON.stringify(staticData)) };
-}
+const poll = (parameters, workflowId, saved, creds) =>
+	fixture.poll(parameters, saved, { workflowId, credentials: creds });
 
 test('a rotation of the API key on a trigger filtered to packages, whose last emitted package lies under more than a page of letters polled since, emits the package that arrived around it', async () => {
 	const pollPackages = (saved, creds) => poll(packages, 'wf-rotation-filters', saved, creds);

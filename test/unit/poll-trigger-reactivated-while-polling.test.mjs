@@ -6,33 +6,21 @@
 // is emitted once across both activations. On 1.x the new activation emits it again: a limit
 // docs/poll-trigger.md states, because the node cannot tell whether n8n emitted its result (handing
 // the finished poll's state to the new activation would lose that mail on 2.x).
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, dist, runPoll } from '../harness/n8n-core-harness.mjs';
+import { afterEach, expect, test } from 'vitest';
+import { dist, runPoll } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { pollsInFlight } = dist('nodes/shared/state/pollsInFlight.js');
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 12, seed: 7 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
+const { sim, credentials, control } = await simulatorForFile(
+	{ count: 12, seed: 7 },
+	{ reset: false },
+);
 afterEach(() => {
 	sim.settings.latencyMs = 0;
 	pollsInFlight.clear();
 });
 
-const control = (path, body) =>
-	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
-		(r) => r.json(),
-	);
 const copy = (value) => JSON.parse(JSON.stringify(value));
 const workflowId = 'wf-reactivated-while-polling';
 /** n8n 1.x emits (and saves) a superseded activation's in-flight poll; 2.x discards it. */

@@ -1,46 +1,22 @@
 // The Poll Trigger where its state meets what a user does around it: the credential swapped to
 // another account, parameters edited, deactivate and reactivate, the node renamed or copied, a
 // manual run, a poll started while the last one still downloads. docs/seams.md cites these tests.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import http from 'node:http';
-import nock from 'nock';
 import { startSimulator } from '../simulator/server.mjs';
-import {
-	DEFAULT_CREDENTIALS,
-	TYPES,
-	dist,
-	runNode,
-	runPoll,
-} from '../harness/n8n-core-harness.mjs';
+import { TYPES, dist, runNode } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 const { pollsInFlight } = dist('nodes/shared/state/pollsInFlight.js');
 const POLICY = { ...retryPolicy };
 
-let sandbox; // one account
-let production; // another account, on another server
-let sandboxCredentials;
-let productionCredentials;
-beforeAll(async () => {
-	nock.restore();
-	[sandbox, production] = await Promise.all([
-		startSimulator({ count: 12, seed: 7 }),
-		startSimulator({ count: 12, seed: 8 }),
-	]);
-	sandboxCredentials = { ...DEFAULT_CREDENTIALS, baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-	productionCredentials = {
-		...DEFAULT_CREDENTIALS,
-		baseUrl: production.url,
-		apiKey: production.apiKey,
-	};
-});
-afterAll(async () => {
-	await Promise.all([sandbox?.close(), production?.close()]);
-	nock.activate();
-});
-beforeEach(() => {
-	sandbox.reset({ count: 12, seed: 7 });
-	production.reset({ count: 12, seed: 8 });
+// One account, and another on another server.
+const sandboxAccount = await simulatorForFile({ count: 12, seed: 7 });
+const { sim: sandbox, credentials: sandboxCredentials } = sandboxAccount;
+const { sim: production, credentials: productionCredentials } = await simulatorForFile({
+	count: 12,
+	seed: 8,
 });
 afterEach(() => {
 	Object.assign(retryPolicy, POLICY);
@@ -53,22 +29,9 @@ const control = (sim, path, body) =>
 	);
 const newMail = { event: 'new-mail', filters: {}, options: {} };
 const scanCompleted = { event: 'scan-completed', options: {} };
-/** One poll as n8n runs it; static data goes through JSON as it would through the database. */
-async function poll(
-	parameters,
-	saved = {},
-	{ credentials = sandboxCredentials, mode = 'trigger', workflowId = 'wf-poll-seams', node } = {},
-) {
-	const { result, staticData } = await runPoll({
-		parameters,
-		credentials,
-		staticData: JSON.parse(JSON.stringify(saved)),
-		mode,
-		workflowId,
-		node,
-	});
-	return { items: result?.[0] ?? [], saved: JSON.parse(JSON.stringify(staticData)) };
-}
+/** A poll of the sandbox account's trigger unless `options` say otherwise (credentials, workflowId…). */
+const poll = (parameters, saved, { workflowId = 'wf-poll-seams', ...options } = {}) =>
+	sandboxAccount.poll(parameters, saved, { workflowId, ...options });
 const ids = (run) => run.items.map((i) => i.json.id);
 
 describe('the credential swapped to another account, or edited', () => {

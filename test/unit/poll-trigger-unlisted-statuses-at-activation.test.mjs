@@ -1,40 +1,13 @@
 // Scan and Open Completed with scan statuses the spec does not list, beyond the newest page: a scan
 // pending in such a status when the trigger primes is found however old, as an in-process one is
 // (the status filter cannot ask for it), and an open's lower-case type does not hide it.
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, runPoll } from '../harness/n8n-core-harness.mjs';
+import { beforeEach, expect, test } from 'vitest';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 300, seed: 11 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => {
-	sim.reset({ count: 300, seed: 11 });
-	sim.settings.unlistedValues = true;
-});
+const { sim, control, poll } = await simulatorForFile({ count: 300, seed: 11 });
+beforeEach(() => (sim.settings.unlistedValues = true));
 
-const control = (path, body) =>
-	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
-		(r) => r.json(),
-	);
 const setStatus = (scan, status) => control(`/scans/${scan.id}/status`, { status });
-async function poll(parameters, saved = {}) {
-	const { result, staticData } = await runPoll({
-		parameters,
-		credentials,
-		staticData: JSON.parse(JSON.stringify(saved)),
-	});
-	return { items: result?.[0] ?? [], saved: JSON.parse(JSON.stringify(staticData)) };
-}
 const scanCompleted = { event: 'scan-completed', options: {} };
 
 const openCompleted = { event: 'open-completed', options: {} };

@@ -4,40 +4,13 @@
 // The simulator holds the unlisted status itself (its status filters do not list it, as a real
 // service's would not); its answers are checked against the SDK's types as declared (a plain
 // string for a scan status).
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, runPoll } from '../harness/n8n-core-harness.mjs';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 60, seed: 11 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => {
-	sim.reset({ count: 60, seed: 11 });
-	sim.settings.unlistedValues = true;
-});
+const { sim, control, poll } = await simulatorForFile({ count: 60, seed: 11 });
+beforeEach(() => (sim.settings.unlistedValues = true));
 
-const control = (path, body) =>
-	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
-		(r) => r.json(),
-	);
 const setStatus = (scan, status) => control(`/scans/${scan.id}/status`, { status });
-async function poll(parameters, saved = {}) {
-	const { result, staticData } = await runPoll({
-		parameters,
-		credentials,
-		staticData: JSON.parse(JSON.stringify(saved)),
-	});
-	return { items: result?.[0] ?? [], saved: JSON.parse(JSON.stringify(staticData)) };
-}
 const scanCompleted = { event: 'scan-completed', options: {} };
 const letter = () => sim.db.mails.find((m) => m.mail_type === 'letter' && !m.scan);
 

@@ -1,43 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, dist, runPoll } from '../harness/n8n-core-harness.mjs';
+import { describe, expect, test } from 'vitest';
+import { dist, runPoll } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 400, seed: 5 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => sim.reset({ count: 400, seed: 5 }));
-
-/** Mail arriving in bulk: the mailroom's own move (what POST /_control/mail makes), without HTTP. */
-const arrive = (fields) => sim.mailbox.addMail(fields).id;
-const control = (path, body) =>
-	fetch(`${sim.url}/_control${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) }).then(
-		(r) => r.json(),
-	);
-/** One poll as n8n runs it; static data goes through JSON as it would through the database. */
-async function poll(parameters, saved = {}, mode = 'trigger', workflowId = undefined) {
-	const before = sim.requests.length;
-	const { result, staticData } = await runPoll({
-		parameters,
-		credentials,
-		staticData: JSON.parse(JSON.stringify(saved)),
-		mode,
-		workflowId,
-	});
-	return {
-		items: result?.[0] ?? [],
-		saved: JSON.parse(JSON.stringify(staticData)),
-		requests: sim.requests.slice(before),
-	};
-}
+const fixture = await simulatorForFile({ count: 400, seed: 5 });
+const { sim, credentials, control, arrive } = fixture;
+const poll = (parameters, saved, mode = 'trigger', workflowId = undefined) =>
+	fixture.poll(parameters, saved, { mode, workflowId });
 const newMail = { event: 'new-mail', filters: {}, options: {} };
 
 describe('new mail', () => {
@@ -59,7 +27,7 @@ describe('new mail', () => {
 	test('250 new items across pages: all emitted once, oldest first, then nothing', async () => {
 		const { saved } = await poll(newMail);
 		const added = [];
-		for (let n = 0; n < 250; n++) added.push(arrive({ sender_name: `Sender ${n}` }));
+		for (let n = 0; n < 250; n++) added.push(arrive({ sender_name: `Sender ${n}` }).id);
 		const next = await poll(newMail, saved);
 		expect(next.items.map((i) => i.json.id)).toEqual(added);
 		expect(next.items.every((i) => i.json.event === 'new-mail')).toBe(true);

@@ -6,7 +6,7 @@
 // doubled or misfiled, and a write that failed after it was done says so. A failure prints its seed;
 // VMB_SEED=<n> replays that one.
 import { describe, expect, test } from 'vitest';
-import { quirkySimulator } from './quirks.simulator.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 import {
 	dist,
 	processedData,
@@ -33,7 +33,7 @@ const MAIL_TYPES = Object.keys(TYPE_LABELS);
 const MAIL_STATUSES = ['inbox', 'archived', 'quarantined', 'deleted', 'shipped', 'recycled'];
 
 const MAILBOX = { count: 240, seed: 29 };
-const env = quirkySimulator(MAILBOX);
+const env = await simulatorForFile(MAILBOX, { fastRetries: true });
 const apiOrder = async (search) => (await fetch(`${env.sim.url}/_control/query?${search}`)).json();
 
 /** The rules filed by, and the oracle's own reading of them (first match wins). */

@@ -1,12 +1,9 @@
 // One shape of mail: the webhook trigger from version 2 outputs each delivery in the REST API's
 // shape (nodes/VirtualMailboxTrigger/restShape.ts), so that its item, the Poll Trigger's and the
 // action node's agree on names, types and letter case. Versions 1 and 1.1 keep the delivery as sent.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
+import { beforeEach, describe, expect, test } from 'vitest';
 import * as S from '../support/schemas.mjs';
-import { startSimulator } from '../simulator/server.mjs';
 import {
-	DEFAULT_CREDENTIALS,
 	dist,
 	loadPackage,
 	runDelivery,
@@ -16,8 +13,14 @@ import {
 } from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
 import { providerSamples } from '../support/provider-samples.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { restShapeOf } = dist('nodes/VirtualMailboxTrigger/restShape.js');
+// The simulator of the last describe (webhook v2 = REST).
+const { sim, credentials, control } = await simulatorForFile(
+	{ count: 30, seed: 23 },
+	{ reset: false },
+);
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
 
 const ALL = ['new-mail', 'scan-update', 'open-update', 'shipment-update'];
@@ -376,29 +379,6 @@ describe('node versions', () => {
 });
 
 describe('the same mail, scan and shipment from the simulator: webhook v2 = REST', () => {
-	let sim;
-	let credentials;
-	beforeAll(async () => {
-		nock.restore();
-		sim = await startSimulator({ count: 30, seed: 23 });
-		credentials = {
-			...DEFAULT_CREDENTIALS,
-			baseUrl: sim.url,
-			apiKey: sim.apiKey,
-			webhookSecret: sim.webhookSecret,
-		};
-	});
-	afterAll(async () => {
-		await sim?.close();
-		nock.activate();
-	});
-	const control = async (path, body) =>
-		await (
-			await fetch(`${sim.url}/_control${path}`, {
-				method: 'POST',
-				body: JSON.stringify(body ?? {}),
-			})
-		).json();
 	const viaWebhook = async (event, id) => {
 		const { payload } = await control('/deliver', { event, id });
 		const { result } = await runWebhook({

@@ -2,10 +2,10 @@
 // the service asked for and whether any retry was made; never "retries ran out of time" when none
 // ran. Retry-After values that are no seconds and no HTTP date (negative, garbage) count as absent.
 import { describe, expect, test } from 'vitest';
-import { quirkySimulator } from './quirks.simulator.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 import { runNode } from '../harness/n8n-core-harness.mjs';
 
-const env = quirkySimulator();
+const env = await simulatorForFile({ count: 300, seed: 11 }, { fastRetries: true });
 const mailGet = (mailId) =>
 	runNode({
 		parameters: { resource: 'mail', operation: 'get', mailId },

@@ -1,22 +1,11 @@
 // The SDK's SeedSandboxMailDto: "`LETTER` and `LARGELETTER` accept a `SCAN_REQUEST`; the rest
 // accept an `UNBOXING_REQUEST`". The simulator refuses the other pairs (422 on `type`), so a
 // workflow that scans a package or opens a letter fails here as it would against the service.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import nock from 'nock';
-import { startSimulator } from '../simulator/server.mjs';
-import { DEFAULT_CREDENTIALS, runNode } from '../harness/n8n-core-harness.mjs';
+import { describe, expect, test } from 'vitest';
+import { runNode } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 10, seed: 5 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
+const { sim, credentials } = await simulatorForFile({ count: 10, seed: 5 }, { reset: false });
 
 async function seed(seedMailType) {
 	const { items, error } = await runNode({

@@ -2,10 +2,10 @@
 // that echoes the request (its Authorization header, the body sent) must not carry the API key or
 // a bank account number into the error: those never appear in errors (docs/development.md).
 import { expect, test } from 'vitest';
-import { quirkySimulator } from './quirks.simulator.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 import { runNode } from '../harness/n8n-core-harness.mjs';
 
-const env = quirkySimulator();
+const env = await simulatorForFile({ count: 300, seed: 11 }, { fastRetries: true });
 
 const shown = (error) =>
 	JSON.stringify({

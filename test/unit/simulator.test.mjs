@@ -1,20 +1,10 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
+import { describe, expect, test } from 'vitest';
 import * as S from '../support/schemas.mjs';
-import { startSimulator } from '../simulator/server.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
-let sim;
-beforeAll(async () => {
-	nock.restore(); // the simulator is real HTTP on loopback
-	sim = await startSimulator({ count: 300, seed: 7 });
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => sim.reset({ count: 300, seed: 7 }));
+const { sim } = await simulatorForFile({ count: 300, seed: 7 });
 
 // `probe`: a deliberately malformed request, exempt from the SDK request-shape check.
 async function api(method, path, { body, key = sim.apiKey, raw, probe } = {}) {

@@ -3,11 +3,12 @@
 // asks again as after a 5xx (such a page is often passing); a write is never repeated and says it
 // may have been done. A DELETE's empty answer is still a success.
 import { describe, expect, test } from 'vitest';
-import { quirkySimulator } from './quirks.simulator.mjs';
-import { runNode, runPoll, runWebhook } from '../harness/n8n-core-harness.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
+import { dist, runNode, runPoll, runWebhook } from '../harness/n8n-core-harness.mjs';
 import { request } from '../support/webhooks.mjs';
 
-const env = quirkySimulator();
+const env = await simulatorForFile({ count: 300, seed: 11 }, { fastRetries: true });
+const { retryPolicy } = dist('nodes/shared/state/retryPolicy.js');
 const mailGet = (mailId) =>
 	runNode({
 		parameters: { resource: 'mail', operation: 'get', mailId },
@@ -28,7 +29,7 @@ describe('Mail → Get', () => {
 		expect(error.message).toContain('Sign in to the guest network');
 		expect(error.description).toMatch(/captive portal or login page/);
 		expect(error.description).toMatch(/Asked 5 times/);
-		expect(env.requestsTo('GET', `/v1/mails/${id}`)).toHaveLength(env.retryPolicy.maxAttempts);
+		expect(env.requestsTo('GET', `/v1/mails/${id}`)).toHaveLength(retryPolicy.maxAttempts);
 	});
 
 	test('a proxy page that passes: the read asks again and outputs the record', async () => {

@@ -3,10 +3,10 @@
 // a second time; when both reads list the same items under the same count, the count is the API's
 // mistake, not a change: every listed item is returned, with a warning in the run's hints.
 import { expect, test } from 'vitest';
-import { quirkySimulator } from './quirks.simulator.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 import { runNode } from '../harness/n8n-core-harness.mjs';
 
-const env = quirkySimulator({ count: 251, seed: 37 });
+const env = await simulatorForFile({ count: 251, seed: 37 }, { fastRetries: true });
 const apiOrder = async () => (await fetch(`${env.sim.url}/_control/query?sort=newest`)).json();
 
 const returnAll = async (maxParallelRequests) => {

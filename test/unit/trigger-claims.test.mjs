@@ -8,18 +8,16 @@ import { mockApi, resetNock } from '../support/api.mjs';
 import { dist, nodeLogger, processedData, runDelivery } from '../harness/n8n-core-harness.mjs';
 import { payloads, request } from '../support/webhooks.mjs';
 import {
-	NODE,
-	WORKFLOW,
-	claimStoreWith,
-	deduplicationHelpers,
-	freshScope,
 	hashOf,
-	processedDataTable,
+	NODE,
+	processOf,
 	rng,
+	tableOf,
 	virtualClock,
+	WORKFLOW,
 } from '../support/deduplication-store.mjs';
 
-const { FOREIGN_ROW_WARNING, WriteTimes, claimDelivery, claimPolicy, lockValues } = dist(
+const { FOREIGN_ROW_WARNING, WriteTimes, claimPolicy, lockValues } = dist(
 	'nodes/VirtualMailboxTrigger/claims.js',
 );
 const { deliveryKeyOf } = dist('nodes/VirtualMailboxTrigger/deliveryKey.js');
@@ -27,30 +25,6 @@ const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
 const { claimQueues } = dist('nodes/shared/state/claimQueues.js');
 const POLICY = { ...claimPolicy };
 afterEach(() => Object.assign(claimPolicy, POLICY));
-
-/**
- * One simulated n8n process: its own claim scope (claimQueues state) and its own store timing:
- * `gap()` ms between each read and its write, outside the row lock; `locked()` ms per write;
- * `intercept(op, values)` answers a ClaimStore call instead of the store (a write that hangs or fails).
- */
-function processOf(table, clock, { timing = {}, random = Math.random, warnings = [] } = {}) {
-	const scope = freshScope();
-	const gap = timing.gap && (async () => await clock.wait(timing.gap()));
-	const store = claimStoreWith(
-		deduplicationHelpers(table, { gap, writeMs: timing.locked }),
-		timing.intercept,
-	);
-	const claimClock = { now: clock.now, wait: clock.wait, random };
-	return {
-		store,
-		claim: (key) =>
-			claimDelivery(scope, key, store, claimClock, (message) => warnings.push(message)),
-	};
-}
-
-/** The model of n8n's store for one test; writes take 1 ms unless a process says otherwise. */
-const tableOf = (clock, options = {}) =>
-	processedDataTable({ clock, writeMs: () => 1, ...options });
 
 /**
  * A seeded schedule: `deliveries` distinct deliveries, each sent as 1 to `processes` copies (a

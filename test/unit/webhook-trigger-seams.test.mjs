@@ -1,11 +1,9 @@
 // The webhook trigger where its mechanisms meet what a user does around it: the Test URL next to
 // the Production URL, a credential edited while a kept copy lives, a node renamed or copied, a
 // workflow duplicated, a restart, a second process. docs/seams.md cites these tests by title.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import nock from 'nock';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startSimulator } from '../simulator/server.mjs';
 import {
-	DEFAULT_CREDENTIALS,
 	TYPES,
 	dist,
 	processedData,
@@ -13,25 +11,16 @@ import {
 	runHook,
 	runNode,
 } from '../harness/n8n-core-harness.mjs';
-import { payloads, request } from '../support/webhooks.mjs';
+import { SECRET, payloads, request } from '../support/webhooks.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 
 const { recentDeliveries } = dist('nodes/shared/state/recentDeliveries.js');
 
-let sim;
-let credentials;
-beforeAll(async () => {
-	nock.restore();
-	sim = await startSimulator({ count: 20, seed: 31 });
-	credentials = { ...DEFAULT_CREDENTIALS, baseUrl: sim.url, apiKey: sim.apiKey };
-});
-afterAll(async () => {
-	await sim?.close();
-	nock.activate();
-});
-beforeEach(() => {
-	sim.reset({ count: 20, seed: 31 });
-	processedData.reset();
-});
+const fixture = await simulatorForFile({ count: 20, seed: 31 });
+const { sim } = fixture;
+// The deliveries here are signed with the tests' own secret (test/support/webhooks.mjs).
+const credentials = { ...fixture.credentials, webhookSecret: SECRET };
+beforeEach(() => processedData.reset());
 afterEach(() => recentDeliveries.clear());
 
 const ALL = ['new-mail', 'scan-update', 'open-update', 'shipment-update'];

@@ -2,11 +2,11 @@
 // may have been done: the error says so and names where to check before running again. It is
 // never retried. A refusal (4xx) proves it was not done and says nothing of the kind.
 import { describe, expect, test } from 'vitest';
-import { quirkySimulator } from './quirks.simulator.mjs';
+import { simulatorForFile } from '../harness/simulator.mjs';
 import { runNode } from '../harness/n8n-core-harness.mjs';
 import { byName } from './filing-rules.simulator.mjs';
 
-const env = quirkySimulator();
+const env = await simulatorForFile({ count: 300, seed: 11 }, { fastRetries: true });
 const letter = () => env.sim.db.mails.find((m) => m.mail_type === 'letter' && !m.scan);
 
 describe('a gateway error after the write reached the service', () => {

@@ -4,46 +4,23 @@
 // (test/support/deduplication-store.mjs).
 import { afterEach, describe, expect, test } from 'vitest';
 import {
-	claimDelivery,
 	claimPolicy,
-	claimStoreWith,
-	deduplicationHelpers,
-	freshScope,
-	processedDataTable,
+	processOf,
 	rng,
+	tableOf,
 	virtualClock,
 } from '../../support/deduplication-store.mjs';
 
 const POLICY = { ...claimPolicy };
 afterEach(() => Object.assign(claimPolicy, POLICY));
-const noWarn = () => undefined;
-
-/** The model of n8n's store for one test; writes take 1 ms unless a process says otherwise. */
-const tableOf = (clock) => processedDataTable({ clock, writeMs: () => 1 });
-
-/**
- * One simulated n8n process: its claim scope and its store, with its own timing: `gap()` ms
- * between each read and its write, outside the row lock; `locked()` ms per write; `intercept(op,
- * values)` answers a ClaimStore call instead of the store (a write that hangs or fails).
- */
-function processOf(table, clock, timing = {}, random = Math.random) {
-	const scope = freshScope();
-	const gap = timing.gap && (async () => await clock.wait(timing.gap()));
-	const store = claimStoreWith(
-		deduplicationHelpers(table, { gap, writeMs: timing.locked }),
-		timing.intercept,
-	);
-	const claimClock = { now: clock.now, wait: clock.wait, random };
-	return { claim: (key) => claimDelivery(scope, key, store, claimClock, noWarn) };
-}
 
 describe('copies on a busy worker and an idle one', () => {
 	for (const gapMs of [1000, 400]) {
 		test(`two copies at the same moment, one on a worker whose update trails its read by ${gapMs} ms, the other on an idle worker: exactly one runs`, async () => {
 			const clock = virtualClock();
 			const model = tableOf(clock);
-			const busy = processOf(model, clock, { gap: () => gapMs, locked: () => 5 });
-			const idle = processOf(model, clock, { locked: () => 5 });
+			const busy = processOf(model, clock, { timing: { gap: () => gapMs, locked: () => 5 } });
+			const idle = processOf(model, clock, { timing: { locked: () => 5 } });
 			// An earlier delivery: the node's row exists (its first insert alone would be atomic).
 			expect(await clock.run(idle.claim('earlier'))).toBe('new');
 			const outcomes = await clock.run(Promise.all([busy.claim('k'), idle.claim('k')]));
@@ -61,7 +38,9 @@ describe('a write that never answers or fails holds up nothing else', () => {
 			const model = tableOf(clock);
 			let hangs = 1;
 			const stuck = processOf(model, clock, {
-				intercept: (op) => (op === hung && hangs-- > 0 ? new Promise(() => {}) : undefined),
+				timing: {
+					intercept: (op) => (op === hung && hangs-- > 0 ? new Promise(() => {}) : undefined),
+				},
 			});
 			const other = processOf(model, clock);
 			const first = stuck.claim('stuck').catch((error) => `failed: ${error.message}`);
@@ -82,13 +61,15 @@ describe('a write that never answers or fails holds up nothing else', () => {
 		const model = tableOf(clock);
 		const writes = [];
 		const p = processOf(model, clock, {
-			locked: () => 5,
-			intercept: (op, values) => {
-				if (op !== 'recordKeys') return undefined;
-				writes.push(values);
-				return values.includes('c')
-					? Promise.reject(new Error('the write of c failed'))
-					: undefined;
+			timing: {
+				locked: () => 5,
+				intercept: (op, values) => {
+					if (op !== 'recordKeys') return undefined;
+					writes.push(values);
+					return values.includes('c')
+						? Promise.reject(new Error('the write of c failed'))
+						: undefined;
+				},
 			},
 		});
 		// The first claim's turn is under way; three more wait and are recorded together in the next.
@@ -112,10 +93,12 @@ describe('a write that never answers or fails holds up nothing else', () => {
 		const model = tableOf(clock);
 		let failures = 1;
 		const p = processOf(model, clock, {
-			intercept: (op, values) =>
-				op === 'recordKeys' && values.length > 1 && failures-- > 0
-					? Promise.reject(new Error('connection reset'))
-					: undefined,
+			timing: {
+				intercept: (op, values) =>
+					op === 'recordKeys' && values.length > 1 && failures-- > 0
+						? Promise.reject(new Error('connection reset'))
+						: undefined,
+			},
 		});
 		const first = p.claim('a');
 		const outcomes = await clock.run(
@@ -132,7 +115,7 @@ describe('slow writes, all their time inside the row lock', () => {
 		const clock = virtualClock();
 		const model = tableOf(clock);
 		const views = Array.from({ length: 4 }, () =>
-			processOf(model, clock, { locked: () => 400 * (1 + 2 * random()) }, random),
+			processOf(model, clock, { timing: { locked: () => 400 * (1 + 2 * random()) }, random }),
 		);
 		const claims = [];
 		for (let d = 0; d < 60; d++) {
@@ -163,7 +146,7 @@ describe('the time a burst of claims takes (virtual time)', () => {
 		const clock = virtualClock();
 		const model = tableOf(clock);
 		let n = 0;
-		const p = processOf(model, clock, { locked: () => (n++ === 0 ? 400 : 5) });
+		const p = processOf(model, clock, { timing: { locked: () => (n++ === 0 ? 400 : 5) } });
 		const times = await clock.run(
 			Promise.all(Array.from({ length: 10 }, (_, i) => p.claim(`k${i}`).then(() => clock.now()))),
 		);
@@ -184,12 +167,11 @@ async function busySchedule(seed, { processes, deliveries, spread, gapMax, locke
 	const model = tableOf(clock);
 	const views = Array.from({ length: processes }, () => {
 		const processGap = gapMax * random();
-		return processOf(
-			model,
-			clock,
-			{ gap: () => processGap * random(), locked: () => lockedMs * (1 + 2 * random()) },
-			random,
-		);
+		const timing = {
+			gap: () => processGap * random(),
+			locked: () => lockedMs * (1 + 2 * random()),
+		};
+		return processOf(model, clock, { timing, random });
 	});
 	const claims = [];
 	for (let d = 0; d < deliveries; d++) {

@@ -4,27 +4,20 @@
 // (test/support/deduplication-store.mjs).
 import { describe, expect, test } from 'vitest';
 import {
-	claimPolicy,
 	claimStoreOf,
 	drain,
 	freshScope,
 	hashOf,
 	helpersOf,
-	lockValues,
 	never,
 	NODE,
+	runs,
 	settle,
 	startClaim,
 	storeModel,
+	storeOf,
 	WORKFLOW,
 } from '../../support/deduplication-store.mjs';
-
-const ENTRIES = { mode: 'entries', maxEntries: 10_000 };
-const RUNS = new Set(['new', 'unsettled', 'unguarded']);
-/** How many of these claims ran their delivery. */
-const runs = (claims) => claims.filter((claim) => RUNS.has(claim.outcome)).length;
-const storeOf = (table, clock, options) => claimStoreOf(helpersOf(table, clock, options));
-const lockHash = () => hashOf(lockValues()[0]);
 
 describe('a late write and the next holder of the lock', () => {
 	test("a holder whose keys write lands after another process took the lock over does not delete that process's lock", async () => {

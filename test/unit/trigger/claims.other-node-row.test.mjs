@@ -8,24 +8,19 @@ import {
 	claimPolicy,
 	claimStoreOf,
 	drain,
+	ENTRIES,
 	freshScope,
 	hashOf,
 	helpersOf,
+	lockHash,
 	lockValues,
-	never,
-	NODE,
+	runs,
 	settle,
 	startClaim,
 	storeModel,
+	storeOf,
 	WORKFLOW,
 } from '../../support/deduplication-store.mjs';
-
-const ENTRIES = { mode: 'entries', maxEntries: 10_000 };
-const RUNS = new Set(['new', 'unsettled', 'unguarded']);
-/** How many of these claims ran their delivery. */
-const runs = (claims) => claims.filter((claim) => RUNS.has(claim.outcome)).length;
-const storeOf = (table, clock, options) => claimStoreOf(helpersOf(table, clock, options));
-const lockHash = () => hashOf(lockValues()[0]);
 
 describe('a Remove Duplicates node (scope Workflow) running while the lock is held', () => {
 	test('its values recorded into the lock row survive the holder giving the lock back', async () => {

@@ -10,21 +10,14 @@ import {
 	freshScope,
 	hashOf,
 	helpersOf,
-	lockValues,
 	never,
 	NODE,
+	runs,
 	settle,
 	startClaim,
 	storeModel,
 	WORKFLOW,
 } from '../../support/deduplication-store.mjs';
-
-const ENTRIES = { mode: 'entries', maxEntries: 10_000 };
-const RUNS = new Set(['new', 'unsettled', 'unguarded']);
-/** How many of these claims ran their delivery. */
-const runs = (claims) => claims.filter((claim) => RUNS.has(claim.outcome)).length;
-const storeOf = (table, clock, options) => claimStoreOf(helpersOf(table, clock, options));
-const lockHash = () => hashOf(lockValues()[0]);
 
 describe('no stall beyond the stated limits (3 min for the lock, 1 min for a write)', () => {
 	test("a keys write that never answers: the process's later claims of the trigger still answer", async () => {

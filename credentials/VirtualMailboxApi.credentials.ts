@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 // Literal copies of SERVERS in nodes/shared/constants.ts: credential test expressions cannot import.
-// test/unit/credential.test.mjs fails if the two drift apart.
+// test/unit/credentials/credential.test.mjs fails if the two drift apart.
 const PRODUCTION_URL = 'https://api.usglobalmail.com';
 const SANDBOX_URL = 'https://api-sandbox.usglobalmail.com';
 

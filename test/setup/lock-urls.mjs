@@ -1,7 +1,7 @@
 // `node test/setup/lock-urls.mjs <package-lock.json>…` writes each registry package's tarball URL
 // (`resolved`) into a lock that lacks them (npm leaves them out with omit-lockfile-registry-resolved,
 // and does not add them to an existing lock), so an install fetches tarballs without asking the
-// registry for each package's metadata first. test/unit/pinned-locks.test.mjs checks every lock.
+// registry for each package's metadata first. test/unit/package/pinned-locks.test.mjs checks every lock.
 import fs from 'node:fs';
 
 for (const file of process.argv.slice(2)) {

@@ -275,7 +275,7 @@ export const ShipmentUpdateEvent = z.object({
 // `lists`: those it sends as a repeated key (`status=a&status=b`, no brackets, no commas);
 // `body`: the JSON body (undefined: the SDK sends none); `answer`: the 2xx answer's schema (null:
 // no content). The simulator cannot register a route without an entry here, and the node's
-// operations each name the entries they use (test/unit/conformance.test.mjs).
+// operations each name the entries they use (test/unit/simulator/conformance.test.mjs).
 const text = z.string().min(1);
 const positiveInt = z.string().regex(/^[1-9]\d*$/);
 const oneOf = (...values) => z.enum(values);

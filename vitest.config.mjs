@@ -82,7 +82,8 @@ export default defineConfig({
 				},
 			},
 			// Queue mode (Postgres, Redis, main, two workers, two webhook processes): after the others,
-			// so its five n8n processes do not share two cores with the e2e instance.
+			// so its five n8n processes do not share two cores with the e2e instance. Its files run in
+			// one process with one module cache (isolate off), so they share one cluster (cluster.mjs).
 			{
 				extends: true,
 				test: {
@@ -93,7 +94,7 @@ export default defineConfig({
 					testTimeout: 600_000,
 					hookTimeout: 900_000,
 					pool: 'forks',
-					poolOptions: { forks: { singleFork: true, isolate: true } },
+					poolOptions: { forks: { singleFork: true, isolate: false } },
 					sequence: { groupOrder: 1 },
 				},
 			},

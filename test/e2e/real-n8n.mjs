@@ -191,7 +191,7 @@ export async function startN8n({
 		// Import deactivates; activation takes effect at the start below (--activeState needs queue
 		// mode). n8n 2.x publishes a workflow; 1.x sets it active.
 		const active = workflows.filter((w) => w.active).map((w) => w.id);
-		if (runtime.major >= 2 && env.DB_TYPE === 'sqlite') await publishImported(runtime, env, active);
+		if (runtime.major >= 2) await publishImported(runtime, env, active);
 		else
 			for (const id of active)
 				await cli(
@@ -293,15 +293,32 @@ export async function startN8n({
 /**
  * n8n 2.x's `publish:workflow --id=<id>` for every id at once: the same update its
  * WorkflowRepository.publishVersion makes (the imported version, which import recorded in
- * workflow_history, becomes the active one), in the instance's SQLite database. The CLI would start
- * n8n once per workflow: 5-10 s each on a 2-core machine, a minute and more for the larger suites.
- * (Queue mode's Postgres keeps the CLI.)
+ * workflow_history, becomes the active one), in the instance's database (SQLite, or queue mode's
+ * Postgres). The CLI would start n8n once per workflow: 5-10 s each on a 2-core machine.
  */
 async function publishImported(runtime, env, ids) {
 	if (!ids.length) return;
 	const sql = `UPDATE workflow_entity SET active = true, "activeVersionId" = "versionId"
 		WHERE id = ?1 AND "isArchived" = false
 		AND EXISTS (SELECT 1 FROM workflow_history h WHERE h."workflowId" = ?1 AND h."versionId" = workflow_entity."versionId")`;
+	if (env.DB_TYPE === 'postgresdb') {
+		const { Client } = runtimeRequire('pg');
+		const client = new Client({
+			host: env.DB_POSTGRESDB_HOST,
+			port: Number(env.DB_POSTGRESDB_PORT),
+			user: env.DB_POSTGRESDB_USER,
+			database: env.DB_POSTGRESDB_DATABASE,
+		});
+		await client.connect();
+		try {
+			for (const id of ids)
+				if ((await client.query(sql.replaceAll('?1', '$1'), [id])).rowCount !== 1)
+					throw new Error(`publishing workflow ${id}: not imported`);
+		} finally {
+			await client.end();
+		}
+		return;
+	}
 	// n8n's sqlite3 is built for the runtime's Node, so the update runs there.
 	const script = `const sqlite3 = require(${JSON.stringify(runtimeRequire.resolve('sqlite3'))});
 const db = new sqlite3.Database(process.argv[1]);

@@ -4,13 +4,14 @@
 // from the Redis queue, two `n8n webhook` processes that receive production webhooks, and the load
 // balancer n8n's queue-mode docs put in front of them (WEBHOOK_URL): /webhook/ to the webhook
 // processes in turn, everything else (Test URLs under /webhook-test/ included) to the main.
-// Everything lives in one temporary folder, removed by stop().
+// Everything lives in one temporary folder, removed by stop(). The queue-mode test files share one
+// cluster (sharedCluster), each loading its own credentials and workflows into it.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startPostgres, startRedis } from '../setup/queue-services.mjs';
-import { freePort, startN8n } from '../e2e/real-n8n.mjs';
+import { freePort, restClient, startN8n, waitFor } from '../e2e/real-n8n.mjs';
 
 /** Workers a cluster gets unless startCluster is given `workers`. */
 export const WORKERS = 2;
@@ -28,16 +29,16 @@ export async function startCluster({
 	env = {},
 	workers = WORKERS,
 	mainPort,
-	log = () => {},
+	log: baseLog = () => {},
 }) {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-queue-'));
 	fs.chmodSync(root, 0o755); // PostgreSQL runs as nobody when this runs as root
 	const postgres = await startPostgres({
 		root: path.join(root, 'postgres'),
 		port: await freePort(),
-		log,
+		log: baseLog,
 	});
-	const redis = await startRedis({ port: await freePort(), log });
+	const redis = await startRedis({ port: await freePort(), log: baseLog });
 	const ports = { main: mainPort ?? (await freePort()), workers: [], webhooks: [] };
 	for (let i = 0; i < workers; i++) ports.workers.push(await freePort());
 	for (let i = 0; i < WEBHOOK_PROCESSES; i++) ports.webhooks.push(await freePort());
@@ -59,6 +60,28 @@ export async function startCluster({
 		...env,
 	};
 	const folder = (name) => path.join(root, name);
+	const served = new Set(waitForWebhooks);
+	const listeners = new Set([baseLog]);
+	const log = (line) => {
+		for (const listener of listeners) listener(line);
+	};
+	const startWorker = (i) =>
+		startN8n({
+			userFolder: folder(`worker-${i + 1}`),
+			port: ports.workers[i],
+			command: 'worker',
+			env: shared,
+			log: (l) => log(`[worker ${i + 1}] ${l}`),
+		});
+	const startWebhook = (i) =>
+		startN8n({
+			userFolder: folder(`webhook-${i + 1}`),
+			port: ports.webhooks[i],
+			command: 'webhook',
+			env: shared,
+			waitForWebhooks: [...served],
+			log: (l) => log(`[webhook ${i + 1}] ${l}`),
+		});
 	const cluster = {
 		root,
 		postgres,
@@ -84,30 +107,12 @@ export async function startCluster({
 				log: (l) => log(`[main] ${l}`),
 				...(importData ? { credentials, workflows } : {}),
 			});
-			const others = [
-				...ports.workers.map((port, i) =>
-					startN8n({
-						userFolder: folder(`worker-${i + 1}`),
-						port,
-						command: 'worker',
-						env: shared,
-						log: (l) => log(`[worker ${i + 1}] ${l}`),
-					}),
-				),
-				...ports.webhooks.map((port, i) =>
-					startN8n({
-						userFolder: folder(`webhook-${i + 1}`),
-						port,
-						command: 'webhook',
-						env: shared,
-						waitForWebhooks,
-						log: (l) => log(`[webhook ${i + 1}] ${l}`),
-					}),
-				),
-			];
-			const started = await Promise.all(others);
-			this.workers = started.slice(0, workers);
-			this.webhooks = started.slice(workers);
+			const started = await Promise.all([
+				...ports.workers.map((_, i) => startWorker(i)),
+				...ports.webhooks.map((_, i) => startWebhook(i)),
+			]);
+			this.workers = started.slice(0, ports.workers.length);
+			this.webhooks = started.slice(ports.workers.length);
 		},
 		/** Stop every n8n process (Postgres and Redis keep running). */
 		async stopN8nProcesses() {
@@ -115,6 +120,69 @@ export async function startCluster({
 			this.main = undefined;
 			this.workers = [];
 			this.webhooks = [];
+		},
+		/** Start or stop `n8n worker` processes (the last ones first) until `count` run. */
+		async setWorkers(count) {
+			while (this.workers.length > count) {
+				ports.workers.pop();
+				await this.workers.pop().stop();
+			}
+			const from = this.workers.length;
+			while (ports.workers.length < count) ports.workers.push(await freePort());
+			this.workers.push(
+				...(await Promise.all(ports.workers.slice(from).map((_, i) => startWorker(from + i)))),
+			);
+		},
+		/** Stop webhook process `index` (the load balancer then answers 502 on its turns). */
+		async stopWebhook(index) {
+			await this.webhooks[index].stop();
+		},
+		/** Start webhook process `index` again, once it serves every loaded webhook. */
+		async startWebhook(index) {
+			this.webhooks[index] = await startWebhook(index);
+		},
+		/**
+		 * Import `credentials` and `workflows` into the running cluster and publish the active ones
+		 * through the main's REST API, as a user does in the editor; resolves once every webhook
+		 * process serves `waitForWebhooks`.
+		 */
+		async load({
+			credentials: addCredentials = [],
+			workflows: addWorkflows = [],
+			waitForWebhooks: paths = [],
+		}) {
+			const dir = fs.mkdtempSync(path.join(root, 'load-'));
+			if (addCredentials.length) {
+				fs.writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify(addCredentials));
+				await this.main.cli([
+					'import:credentials',
+					`--input=${path.join(dir, 'credentials.json')}`,
+				]);
+			}
+			if (addWorkflows.length) {
+				fs.writeFileSync(path.join(dir, 'workflows.json'), JSON.stringify(addWorkflows));
+				await this.main.cli(['import:workflow', `--input=${path.join(dir, 'workflows.json')}`]);
+			}
+			const rest = await restClient(this.main.base);
+			for (const workflow of addWorkflows.filter((w) => w.active)) {
+				const { versionId } = (await rest.call('GET', `/rest/workflows/${workflow.id}`)).data;
+				await rest.call('POST', `/rest/workflows/${workflow.id}/activate`, { versionId });
+			}
+			for (const p of paths) served.add(p);
+			await Promise.all(this.webhooks.map((w) => servesAll(w, paths)));
+		},
+		/** Unpublish `workflows` (a file's, once it is done: its triggers stop polling its simulator). */
+		async unload({ workflows: done = [], waitForWebhooks: paths = [] }) {
+			for (const p of paths) served.delete(p);
+			if (!this.main) return;
+			const rest = await restClient(this.main.base);
+			for (const workflow of done.filter((w) => w.active))
+				await rest.call('POST', `/rest/workflows/${workflow.id}/deactivate`, {});
+		},
+		/** Call `listener` with each line every n8n process prints (`[main] …`, `[worker 1] …`); returns its removal. */
+		onLine(listener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
 		},
 		async stop() {
 			await this.stopN8nProcesses();
@@ -132,6 +200,68 @@ export async function startCluster({
 		throw error;
 	}
 	return cluster;
+}
+
+/** Resolves once `process` serves every one of `paths` (registered for POST, so a GET is refused by name). */
+async function servesAll(process, paths) {
+	for (const webhookPath of paths)
+		await waitFor(
+			async () =>
+				/not registered for GET/i.test(
+					await (await fetch(`${process.base}/webhook/${webhookPath}`)).text(),
+				),
+			60_000,
+			() => process.child.exitCode !== null,
+			`webhook ${webhookPath} on ${process.base}`,
+		);
+}
+
+/**
+ * Settings of the shared cluster: a dead worker's job is noticed after one stalled-job check, 10 s
+ * instead of n8n's 30 s (with a 10 s lock, renewed every 5 s), so a fault test waits less.
+ */
+export const SHARED_ENV = {
+	QUEUE_WORKER_LOCK_DURATION: '10000',
+	QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
+	QUEUE_WORKER_STALLED_INTERVAL: '10000',
+};
+let shared;
+/**
+ * The queue project's one cluster (two workers), started by the first file that asks and kept for
+ * the next: the project runs its files one after another in one process with a shared module
+ * cache (vitest.config.mjs). A file loads its own data (cluster.load), unloads it when done, and
+ * leaves the cluster as it found it (two workers, both webhook processes running). It stops when
+ * that process ends.
+ */
+export function sharedCluster() {
+	shared ??= startCluster({
+		env: SHARED_ENV,
+		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
+	}).then((cluster) => {
+		// vitest ends its worker with SIGTERM, which skips 'exit' handlers; every process of the
+		// cluster runs in its own group, so it is killed here or it outlives the tests.
+		process.once('SIGTERM', () => process.exit(143));
+		process.once('exit', () => {
+			for (const { child } of [...cluster.processes(), cluster.redis, cluster.postgres]) {
+				try {
+					process.kill(-child.pid, 'SIGKILL');
+				} catch {
+					/* already gone */
+				}
+			}
+			// A killed process may still be writing there for a moment: try again for up to 2 s.
+			for (let attempt = 0; attempt < 20; attempt++) {
+				try {
+					fs.rmSync(cluster.root, { recursive: true, force: true });
+					return;
+				} catch {
+					Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+				}
+			}
+		});
+		return cluster;
+	});
+	return shared;
 }
 
 /** The load balancer: /webhook/… to the webhook processes in turn, every other path to the main. */

@@ -7,7 +7,7 @@ import { startSimulator } from '../simulator/server.mjs';
 import { followTriggers } from '../simulator/follow-triggers.mjs';
 import { restClient, waitFor } from '../e2e/real-n8n.mjs';
 import { CREDENTIAL_ID, credentialFor } from '../e2e/workflows.mjs';
-import { startCluster } from './cluster.mjs';
+import { sharedCluster } from './cluster.mjs';
 
 const HOOK = '7a1e0000-0000-4000-8000-00000000q7e1';
 const WORKFLOW = {
@@ -47,21 +47,19 @@ let sim;
 let cluster;
 let rest;
 let follower;
+let unfollow;
 beforeAll(async () => {
 	sim = await startSimulator({ count: 20, seed: 3 });
 	follower = followTriggers(sim.url);
-	cluster = await startCluster({
-		credentials: [credentialFor(sim)],
-		workflows: [WORKFLOW],
-		workers: 1,
-		// As test/dev.mjs in queue mode: the main process's lines drive the simulator.
-		log: (line) => (line.startsWith('[main] ') ? follower.line(line) : undefined),
-	});
+	cluster = await sharedCluster();
+	// As test/dev.mjs in queue mode: the main process's lines drive the simulator.
+	unfollow = cluster.onLine((line) => line.startsWith('[main] ') && follower.line(line));
+	await cluster.load({ credentials: [credentialFor(sim)], workflows: [WORKFLOW] });
 	rest = await restClient(cluster.main.base);
 }, 900_000);
 
 afterAll(async () => {
-	await cluster?.stop();
+	unfollow?.();
 	await sim?.close();
 }, 120_000);
 

@@ -1,5 +1,6 @@
 // Queue mode end to end: the built package in real n8n (the runtime VMB_N8N names) with Postgres,
-// Redis, one main, two workers and two webhook processes (cluster.mjs), against the simulator.
+// Redis, one main, two workers and two webhook processes (the project's shared cluster, cluster.mjs),
+// against the simulator.
 // Deliveries are signed here (test/support/webhooks.mjs), so a copy is byte for byte the same.
 // The figures the closing notes quote are printed as "[queue] …" lines.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -15,7 +16,7 @@ import {
 } from '../e2e/workflows.mjs';
 import { exampleWorkflows } from '../e2e/examples.mjs';
 import { payloads, sign } from '../support/webhooks.mjs';
-import { startCluster, WORKERS } from './cluster.mjs';
+import { sharedCluster, WORKERS } from './cluster.mjs';
 
 const MAILS = 10_000;
 const TRIGGER = 'VmbQueueTrigger1';
@@ -47,21 +48,16 @@ const polled = {
 	scanRequestedAt: undefined,
 };
 
+const data = () => ({
+	credentials: [credentialFor(sim), readOnlyCredentialFor(sim)],
+	workflows: [trigger.workflow, operationsWorkflow(), filing.workflow, pollNewMail, pollScans],
+	waitForWebhooks: [trigger.path, filing.path, 'op/account-get'],
+});
+
 beforeAll(async () => {
 	sim = await startSimulator({ count: MAILS, seed: 17 });
-	cluster = await startCluster({
-		credentials: [credentialFor(sim), readOnlyCredentialFor(sim)],
-		workflows: [trigger.workflow, operationsWorkflow(), filing.workflow, pollNewMail, pollScans],
-		waitForWebhooks: [trigger.path, filing.path, 'op/account-get'],
-		// A dead worker's job is noticed after one stalled-job check: 10 s instead of n8n's 30 s
-		// (with a 10 s lock, renewed every 5 s), so the fault test waits less.
-		env: {
-			QUEUE_WORKER_LOCK_DURATION: '10000',
-			QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
-			QUEUE_WORKER_STALLED_INTERVAL: '10000',
-		},
-		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
-	});
+	cluster = await sharedCluster();
+	await cluster.load(data());
 	rest = await restClient(cluster.main.base);
 	// The poll test's first package arrives once the first poll has recorded where things stand.
 	waitFor(async () => pollRequests().length > 0, 150_000)
@@ -85,7 +81,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-	await cluster?.stop();
+	await cluster?.unload(data());
 	await sim?.close();
 }, 120_000);
 

@@ -6,7 +6,8 @@
 //
 // Which configurations run: VMB_SLOW_STORE, a comma-separated list of <write ms>x<workers>, or
 // "all" for the eight docs/scaling.md quotes (0, 200, 400, 1000 ms with 2 and 3 workers); by default
-// 400x3 and 1000x3, which CI runs. One cluster per worker count. Each configuration prints a "[queue] …" line.
+// 400x3 and 1000x3, which CI runs. The project's shared cluster (cluster.mjs) runs with each worker
+// count in turn. Each configuration prints a "[queue] …" line.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -15,7 +16,7 @@ import { restClient, waitFor } from '../e2e/real-n8n.mjs';
 import { credentialFor, triggerWorkflow } from '../e2e/workflows.mjs';
 import { describeRuntime } from '../setup/n8n-runtime.mjs';
 import { payloads, sign } from '../support/webhooks.mjs';
-import { startCluster } from './cluster.mjs';
+import { sharedCluster, WORKERS } from './cluster.mjs';
 
 const ALL = ['0x2', '200x2', '400x2', '1000x2', '0x3', '200x3', '400x3', '1000x3'];
 const asked = (process.env.VMB_SLOW_STORE ?? '400x3,1000x3').trim();
@@ -106,19 +107,27 @@ for (const workers of [...new Set(cells.map((c) => c.workers))]) {
 		let cluster;
 		let rest;
 		let clusterFirstSerial;
+		const data = () => ({
+			credentials: [credentialFor(sim)],
+			workflows: [trigger.workflow],
+			waitForWebhooks: [trigger.path],
+		});
 		beforeAll(async () => {
 			clusterFirstSerial = serial;
-			cluster = await startCluster({
-				workers,
-				credentials: [credentialFor(sim)],
-				workflows: [trigger.workflow],
-				waitForWebhooks: [trigger.path],
-				log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
-			});
+			cluster = await sharedCluster();
+			await cluster.setWorkers(workers);
+			// The trigger's list of keys starts empty for each worker count, as on a cluster of its own.
+			await withPostgres(cluster.postgres, (client) =>
+				client.query('DELETE FROM processed_data WHERE "workflowId" = $1', [TRIGGER]),
+			);
+			await cluster.load(data());
 			rest = await restClient(cluster.main.base);
 		}, 900_000);
 		afterAll(async () => {
-			await cluster?.stop();
+			if (!cluster) return;
+			await slowStoreWrites(cluster.postgres, 0);
+			await cluster.unload(data());
+			await cluster.setWorkers(WORKERS);
 		}, 120_000);
 
 		/** Every execution of the trigger's workflow (newest first, 100 a page, with a cursor). */

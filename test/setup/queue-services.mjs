@@ -91,6 +91,7 @@ function supervise(child, name, output) {
 	return {
 		name,
 		output,
+		child,
 		async stop() {
 			if (child.exitCode !== null || child.signalCode !== null) return;
 			const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -232,7 +232,9 @@ async function readKind(
 			// Priming: one page. A mail list that goes on below it is not seen: its floor goes up to it.
 			if (kind === 'mail' && more && times.length) lowestRead = Math.min(...times);
 			// Scans are listed by creation: a completion not read now may be older than the ones read.
-			if (kind === 'scans') lowestRead = Math.max(...times, Number.NEGATIVE_INFINITY);
+			// The floor sits just below the newest one read: a completion after this read in the same
+			// second (times in whole seconds, as the simulator gives them) is above it, the ones read are seen.
+			if (kind === 'scans') lowestRead = Math.max(...times, Number.NEGATIVE_INFINITY) - 1;
 			break;
 		}
 		if (!more || found.unseen.length === 0) break;

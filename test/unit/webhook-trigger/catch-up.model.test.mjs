@@ -35,12 +35,17 @@ async function history(seed, steps) {
 	recentDeliveries.clear();
 	const world = catchUpWorld();
 	world.serve(mockApi());
+	// The API's times are whole seconds: a third of the events share the second of the one before.
+	const tick = world.tick;
+	world.tick = (ms) => tick(random() < 0.3 ? 0 : ms);
 	/** The workflow's static data in n8n's database. */
 	let database = {};
 	const runs = new Map();
 	const ran = (item) => runs.set(eventKeyOf(item), (runs.get(eventKeyOf(item)) ?? 0) + 1);
 	const mustRun = new Set();
 	const before = new Set();
+	/** Delivered before the priming was saved: the delivery may run it, once at most. */
+	const atMostOnce = new Set();
 	const late = [];
 	const log = [];
 	let up = false;
@@ -58,9 +63,15 @@ async function history(seed, steps) {
 		await trigger.settled();
 		for (const items of trigger.executions) for (const item of items) ran(item);
 		// n8n saves the trigger's whole copy (after activation, on emit); a crash may come first.
-		if (random() < 0.85) database = clone(trigger.staticData);
+		const saved = random() < 0.85;
+		if (saved) database = clone(trigger.staticData);
 		else log.push('  (trigger state not saved)');
 		await trigger.close();
+		// The first activation whose state n8n saved primes; one whose state was lost did not.
+		if (saved && !primed) {
+			primed = true;
+			log.push('  (primed)');
+		}
 	};
 	const deliver = async (event) => {
 		// The receiving process: the database's copy, its own memory (another process or a restart).
@@ -79,8 +90,8 @@ async function history(seed, steps) {
 	};
 	/** An event happened: its delivery is lost, sent now, sent twice or sent later. */
 	const happened = async (event) => {
-		(primed ? mustRun : before).add(event.key);
 		const fate = !up ? 'lost' : ['lost', 'delivered', 'duplicated', 'late'][pick(4)];
+		(primed ? mustRun : fate === 'lost' ? before : atMostOnce).add(event.key);
 		log.push(`${event.key} (${up ? 'up' : 'down'}, ${fate})`);
 		if (fate === 'delivered' || fate === 'duplicated') await deliver(event);
 		if (fate === 'duplicated') late.push(event);
@@ -100,7 +111,6 @@ async function history(seed, steps) {
 	up = true;
 	log.push('first activation');
 	await settle(await activate());
-	primed = true;
 
 	for (let step = 0; step < steps; step++) {
 		const roll = random();
@@ -129,7 +139,7 @@ async function history(seed, steps) {
 	log.push('final start');
 	await settle(await activate());
 	for (const event of late.splice(0)) await deliver(event);
-	return { runs, mustRun, before, log };
+	return { runs, mustRun, before, atMostOnce, log };
 }
 
 describe('catch-up against the true history', () => {
@@ -138,14 +148,17 @@ describe('catch-up against the true history', () => {
 		: Array.from({ length: 12 }, (_, i) => 7_100 + i);
 	test('histories of 30 steps with lost, duplicated and late deliveries, restarts and catch-ups racing late deliveries: every event after the first activation runs exactly once, none from before it', async () => {
 		for (const seed of seeds) {
-			const { runs, mustRun, before, log } = await history(seed, 30);
+			const { runs, mustRun, before, atMostOnce, log } = await history(seed, 30);
 			const wrong = [];
 			for (const key of mustRun)
 				if (runs.get(key) !== 1) wrong.push(`${key} ran ${runs.get(key) ?? 0} times`);
 			for (const key of before)
 				if (runs.has(key)) wrong.push(`${key} (before the first activation) ran`);
+			for (const key of atMostOnce)
+				if (runs.get(key) > 1) wrong.push(`${key} ran ${runs.get(key)} times`);
 			for (const key of runs.keys())
-				if (!mustRun.has(key) && !before.has(key)) wrong.push(`${key} ran but never happened`);
+				if (!mustRun.has(key) && !before.has(key) && !atMostOnce.has(key))
+					wrong.push(`${key} ran but never happened`);
 			expect(wrong, `seed ${seed} (replay: VMB_SEED=${seed})\n${log.join('\n')}`).toEqual([]);
 			expect(mustRun.size).toBeGreaterThan(3);
 		}

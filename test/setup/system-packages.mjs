@@ -36,7 +36,7 @@ export function ensureDebianCommand({
 		throw new Error(`${command} is missing: ${hint}`);
 	const began = Date.now();
 	log(`Installing Debian's ${debianPackage} (needed by the tests)…`);
-	// Another apt-get (CI's early installs, test/setup/install-all.mjs) may hold the lock: wait for it.
+	// Another apt-get may hold apt's lock for a while: wait for it.
 	const apt = (args) =>
 		execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
 			stdio: ['ignore', 'ignore', 'pipe'],

@@ -127,12 +127,12 @@ export class VirtualMailboxPollTrigger implements INodeType {
 					await getApiCredentials.call(this),
 				);
 				const fingerprint = fingerprintOf(event, query, account);
-				if (state.fingerprint !== fingerprint) {
+				const change = changeOf(state.fingerprint, fingerprint);
+				if (!change.sameRead || change.account !== 'same') {
 					// Another credential or API key on the same server, and the same event and query:
 					// the state goes on when GET /v1/account names the account it recorded (a rotation).
 					// First activation, Event or Filters edited, another server or another account:
 					// start over (prime), never replay. The account is asked only when it may have changed.
-					const change = changeOf(state.fingerprint, fingerprint);
 					const accountId = change.account === 'same' ? state.accountId : await accountIdOf(this);
 					const sameAccount =
 						change.sameRead &&

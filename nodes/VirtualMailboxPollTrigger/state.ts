@@ -12,8 +12,8 @@ import { baseUrlOf, type Query, type VirtualMailboxCredentials } from '../shared
  * workflow's memory, so a restart starts from the state of the last save.
  */
 export interface PollState extends IDataObject {
-	/** The account, event and normalized query the state belongs to (fingerprintOf); another one primes. */
-	fingerprint?: string;
+	/** What the state belongs to; any other value, an older form's included, primes. */
+	fingerprint?: Fingerprint;
 	/** accountIdDigest of the account `GET /v1/account` named when the credential or key last changed: tells a new key of the same account (a rotation) from another account's. */
 	accountId?: string;
 	/** New Mail: no mail at or below this order key [arrival ms, numeric id] is emitted; it never goes down. */
@@ -36,19 +36,26 @@ export interface PollState extends IDataObject {
 	emitted?: string[];
 }
 
-/**
- * Pure: the account a credential reaches, as the poll state keys it: the credential's id, the
- * server it points at and a digest of its API key (never the key itself). Another server
- * (Environment or Base URL) primes; another credential or key on the same server is the same
- * account when `GET /v1/account` names the account the state recorded (accountIdDigest; the node
- * asks once, only then).
- */
+/** The account a credential reaches, as the poll state keys it. */
+export type Account = { credentialId: string; server: string; keyDigest: string };
+
+/** The event and query read (empty filters left out, keys and list values sorted) and the account. */
+export interface Fingerprint extends IDataObject {
+	event: string;
+	query: Record<string, string | string[]>;
+	account: Account;
+}
+
+/** Pure: the credential's id, its server and a digest of its API key (never the key itself). */
 export function accountOf(
 	credentialId: string | null | undefined,
 	credentials: VirtualMailboxCredentials,
-): string {
-	const keyDigest = digest(String(credentials.apiKey ?? '').trim());
-	return `${credentialId ?? ''}|${baseUrlOf(credentials).toLowerCase()}|${keyDigest}`;
+): Account {
+	return {
+		credentialId: credentialId ?? '',
+		server: baseUrlOf(credentials).toLowerCase(),
+		keyDigest: digest(String(credentials.apiKey ?? '').trim()),
+	};
 }
 
 /** Pure: a digest of the account id `GET /v1/account` returns, as the state keeps it. */
@@ -57,45 +64,30 @@ export function accountIdDigest(id: unknown): string | undefined {
 }
 
 /**
- * Pure: how two fingerprints differ. `sameRead`: the event and the query are the same. `account`:
- * 'same'; 'credential' (another credential or API key on the same server: perhaps the same
- * account, which `GET /v1/account` tells); 'other' (another server, or no fingerprint before).
+ * Pure: how the stored fingerprint differs. `account` is 'credential' for another credential or
+ * API key on the same server: perhaps the same account, which `GET /v1/account` tells.
  */
 export function changeOf(
-	before: string | undefined,
-	after: string,
+	stored: unknown,
+	now: Fingerprint,
 ): { sameRead: boolean; account: 'same' | 'credential' | 'other' } {
-	let parsed: Array<[string, unknown, string]>;
-	try {
-		parsed = [
-			JSON.parse(before ?? '') as [string, unknown, string],
-			JSON.parse(after) as [string, unknown, string],
-		];
-	} catch {
-		return { sameRead: false, account: 'other' };
-	}
-	const [[eventBefore, queryBefore, accountBefore], [eventAfter, queryAfter, accountAfter]] =
-		parsed;
+	const before: Partial<Fingerprint> = typeof stored === 'object' && stored !== null ? stored : {};
 	const sameRead =
-		eventBefore === eventAfter && JSON.stringify(queryBefore) === JSON.stringify(queryAfter);
-	const serverOf = (account: unknown) =>
-		typeof account === 'string' ? account.split('|').slice(1, -1).join('|') : undefined;
-	if (accountBefore === accountAfter) return { sameRead, account: 'same' };
-	return {
-		sameRead,
-		account:
-			serverOf(accountBefore) !== undefined && serverOf(accountBefore) === serverOf(accountAfter)
-				? 'credential'
-				: 'other',
-	};
+		before.event === now.event && JSON.stringify(before.query) === JSON.stringify(now.query);
+	const account = before.account;
+	if (account?.server !== now.account.server) return { sameRead, account: 'other' };
+	const same =
+		account.credentialId === now.account.credentialId &&
+		account.keyDigest === now.account.keyDigest;
+	return { sameRead, account: same ? 'same' : 'credential' };
 }
 
-/**
- * Pure: what the state belongs to: the account (accountOf), the event and the query with empty
- * filters left out, keys and list values sorted, so that only a change of what is read, or of
- * where it is read, changes it.
- */
-export function fingerprintOf(event: string, query: Query, account = ''): string {
+/** Pure: only a change of what is read, or of where it is read, changes the fingerprint. */
+export function fingerprintOf(
+	event: string,
+	query: Query,
+	account: Account = { credentialId: '', server: '', keyDigest: '' },
+): Fingerprint {
 	const normalized: Record<string, string | string[]> = {};
 	for (const key of Object.keys(query).sort()) {
 		const value = query[key];
@@ -108,7 +100,7 @@ export function fingerprintOf(event: string, query: Query, account = ''): string
 			continue;
 		normalized[key] = Array.isArray(value) ? [...value].map(String).sort() : String(value);
 	}
-	return JSON.stringify([event, normalized, account]);
+	return { event, query: normalized, account };
 }
 
 function digest(text: string): string {

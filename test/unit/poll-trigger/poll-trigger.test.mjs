@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { dist, runPoll } from '../../harness/n8n-core-harness.mjs';
 import { simulatorForFile } from '../../harness/simulator.mjs';
@@ -15,6 +16,32 @@ describe('new mail', () => {
 		// the account, recorded so that a later key rotation is told from another account; then the newest page
 		expect(first.requests.map((r) => r.path)).toEqual(['/v1/account', '/v1/mails']);
 		expect(first.requests[1].query).toMatchObject({ sort: ['newest'], limit: ['100'] });
+	});
+
+	test('a fingerprint saved in the older string form primes: what arrived before is not emitted, then new mail is', async () => {
+		const { saved } = await poll(newMail);
+		const [key] = Object.keys(saved).filter((k) => saved[k].fingerprint);
+		const keyDigest = createHash('sha256').update(sim.apiKey).digest('hex').slice(0, 16);
+		const account = `1|${sim.url.toLowerCase()}|${keyDigest}`;
+		const older = JSON.stringify(['new-mail', { sort: 'newest' }, account]);
+		await control('/mail', { sender_name: 'Before The Upgrade' });
+		const primed = await poll(newMail, { ...saved, [key]: { ...saved[key], fingerprint: older } });
+		expect(primed.items).toHaveLength(0);
+		expect(primed.saved[key].fingerprint).toMatchObject({ event: 'new-mail' });
+		const later = (await control('/mail', { sender_name: 'After The Upgrade' })).mail.id;
+		const next = await poll(newMail, primed.saved);
+		expect(next.items.map((i) => i.json.id)).toEqual([later]);
+	});
+
+	test('a fingerprint of any other shape primes without an error', async () => {
+		const { saved } = await poll(newMail);
+		const [key] = Object.keys(saved).filter((k) => saved[k].fingerprint);
+		await control('/mail', { sender_name: 'Before' });
+		for (const fingerprint of [42, null, [], 'new-mail', { event: 'new-mail', account: 'x' }]) {
+			const primed = await poll(newMail, { ...saved, [key]: { ...saved[key], fingerprint } });
+			expect(primed.items).toHaveLength(0);
+			expect(primed.saved[key].fingerprint).toEqual(saved[key].fingerprint);
+		}
 	});
 
 	test('nothing new: exactly one request, nothing emitted', async () => {

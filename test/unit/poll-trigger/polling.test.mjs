@@ -130,9 +130,9 @@ describe('fingerprintOf', () => {
 			status: ['inbox'],
 			scan_status: [],
 		});
-		expect(a).toBe(b);
-		expect(fingerprintOf('new-mail', { status: ['inbox'], sort: 'newest' })).not.toBe(a);
-		expect(fingerprintOf('scan-completed', {})).not.toBe(fingerprintOf('open-completed', {}));
+		expect(a).toEqual(b);
+		expect(fingerprintOf('new-mail', { status: ['inbox'], sort: 'newest' })).not.toEqual(a);
+		expect(fingerprintOf('scan-completed', {})).not.toEqual(fingerprintOf('open-completed', {}));
 	});
 });
 

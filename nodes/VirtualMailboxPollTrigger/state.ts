@@ -4,33 +4,30 @@ import type { IDataObject } from 'n8n-workflow';
 import { baseUrlOf, type Query, type VirtualMailboxCredentials } from '../shared/transport';
 
 /**
- * What the poll trigger keeps between polls, in the workflow's static data. n8n writes it to its
- * database when a poll emits (the poll context's __emit calls saveStaticData before the execution
- * starts) and after the activation, which runs one poll itself (ActiveWorkflowManager.add saves
- * once the triggers are added, and adding a poll trigger runs executeTrigger(true)): n8n 2.41 and
- * 1.123 alike. A poll that emits nothing or fails is not saved; its state lives on in the active
- * workflow's memory, so a restart starts from the state of the last save.
+ * What the poll trigger keeps between polls, in the workflow's static data. n8n saves it when a
+ * poll emits (__emit) and after activation (ActiveWorkflowManager.add), 2.41 and 1.123 alike; a
+ * poll that emits nothing keeps it in memory only, so a restart resumes from the last save.
  */
 export interface PollState extends IDataObject {
 	/** What the state belongs to; any other value, an older form's included, primes. */
 	fingerprint?: Fingerprint;
-	/** accountIdDigest of the account `GET /v1/account` named when the credential or key last changed: tells a new key of the same account (a rotation) from another account's. */
+	/** accountIdDigest of the account last named: tells a key rotation from another account. */
 	accountId?: string;
-	/** New Mail: no mail at or below this order key [arrival ms, numeric id] is emitted; it never goes down. */
+	/** New Mail: mail at or below this [arrival ms, numeric id] is never emitted; it never goes down. */
 	floor?: [number, number];
-	/** New Mail: the MAX_REMEMBERED-th newest recorded item when the last poll ended; the next poll raises the floor to it. */
+	/** New Mail: the MAX_REMEMBERED-th newest recorded item; the next poll raises the floor to it. */
 	remembered?: [number, number];
-	/** New Mail: the highest order key below which mail was out of reach and reported, while above the floor. */
+	/** New Mail: the highest order key below which mail out of reach was reported. */
 	reported?: [number, number];
-	/** New Mail: [from arrival ms (null: the activation), to arrival ms] of mail out of reach found by a poll that emitted; the next poll reports it and clears it. */
+	/** New Mail: [from (null: the activation), to] arrival ms of mail out of reach, to report. */
 	unreachable?: [number | null, number];
-	/** New Mail: mail id → arrival ms of the items recorded (at priming, then every item emitted) above the floor. */
+	/** New Mail: mail id → arrival ms of the items recorded (primed or emitted) above the floor. */
 	recorded?: Record<string, number>;
-	/** Scans: id → created_at ms of the scans of the event's type seen in process or restoring and not completed since. */
+	/** Scans: id → created_at ms of the scans of the type seen in process and not completed since. */
 	pending?: Record<string, number>;
 	/** Scans: created_at ms of the newest scan of the type seen; a scan created later is new. */
 	newestCreated?: number;
-	/** Scans: ids of the scans created at newestCreated that were seen (a later one created in the same instant is new). */
+	/** Scans: ids of the scans created at newestCreated that were seen. */
 	newestIds?: string[];
 	/** Scans: completions emitted, as `id@status_updated_at`, newest last. */
 	emitted?: string[];
@@ -39,7 +36,7 @@ export interface PollState extends IDataObject {
 /** The account a credential reaches, as the poll state keys it. */
 export type Account = { credentialId: string; server: string; keyDigest: string };
 
-/** The event and query read (empty filters left out, keys and list values sorted) and the account. */
+/** The event, the query (no empty filters, keys and list values sorted) and the account. */
 export interface Fingerprint extends IDataObject {
 	event: string;
 	query: Record<string, string | string[]>;

@@ -35,12 +35,12 @@ export interface Listed {
 	count: number;
 }
 
-/** Items of different parts that arrived at the same instant: their order in the API's list is not known. */
+/** Items of different parts that arrived at the same instant: their order in the API is unknown. */
 interface Ties {
 	ties: string;
 }
 
-/** Parts whose counts do not add up to the whole's: a change, or a division that leaves items out. */
+/** Parts whose counts do not add up to the whole's: a change, or a division leaving items out. */
 interface Mismatch {
 	mismatch: string;
 	sum: number;
@@ -183,7 +183,7 @@ async function readPart(
 	if (size !== undefined) onSized(size);
 	let firstPage = first;
 	const state = { read: 0, claimed: 0 };
-	// Pages asked for but not yet answered count as read, so the two ends never ask for the same items.
+	// Pages asked for and not yet answered count as read: the two ends never ask for the same items.
 	const left = () => (size === undefined ? 0 : size - state.read - state.claimed);
 	const tooDeep = () => size !== undefined && size > 2 * DEPTH_LIMIT;
 	// A part's first page goes before every other page: its count is what shows a division that
@@ -261,7 +261,8 @@ async function readPart(
 		return await chain(reverse, undefined, size === undefined);
 	})();
 	const [front, back] = await settle([frontRead, backRead]);
-	if (stop.failed) return { changed: 'the read was stopped' }; // another part's count or failure ended it
+	// Another part's count or failure ended the read.
+	if (stop.failed) return { changed: 'the read was stopped' };
 
 	if (tooDeep()) {
 		const pieces = await options.refine({ query, first: firstPage! });
@@ -374,7 +375,7 @@ export function merge(
 	}
 }
 
-/** Wait for every promise (no request keeps running after a failure), then throw the first failure. */
+/** Waits for every promise (no request left running after a failure), then throws the first. */
 async function settle<T>(promises: Array<Promise<T>>): Promise<T[]> {
 	const results = await Promise.allSettled(promises);
 	const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -19,7 +19,7 @@ export interface Leaf {
 	first: Page;
 }
 
-/** One page of a list, its envelope checked: a malformed answer is a clear NodeApiError, never a TypeError. */
+/** One page of a list, its envelope checked: a malformed answer is a NodeApiError, no TypeError. */
 export async function getPage(
 	ctx: ApiContext,
 	path: string,

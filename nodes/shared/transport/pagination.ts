@@ -19,13 +19,13 @@ export interface ListOptions {
 	narrowHint?: string;
 	/** The API's order, total (ties broken), to merge results after a split. */
 	order?: (a: IDataObject, b: IDataObject) => number;
-	/** Added to each part's query after a split, so every part comes back in one known order. */
+	/** Added to each part's query after a split, so every part comes in one known order. */
 	splitQuery?: Query;
-	/** Added to a query to read it from its other end (the reverse sort); lists without one are read from the front only. */
+	/** Added to a query to read it from its other end (the reverse sort); else front only. */
 	reverseQuery?: Query;
 	/** Requests in flight at most for Return All (1: one page after another). */
 	maxParallel?: number;
-	/** Return All: read a list of more than one page again and return it only when both reads agree. */
+	/** Return All: read a list of several pages again; return it only when two reads agree. */
 	confirmUnchanged?: boolean;
 }
 

@@ -3,7 +3,7 @@
 // subscriptions point at a port nothing listens on, as a stopped webhook process). Within the
 // interval each new mail item and scan completion runs the workflow's step exactly once, caught up;
 // a copy of each delivery sent afterwards runs nothing. The requests an interval costs with
-// nothing new are counted at the simulator.
+// nothing new are counted at the simulator; once the workflow is unpublished no request follows.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,7 +87,7 @@ beforeAll(async () => {
 afterAll(() => stopAll({ n8n, sim, home }), 60_000);
 
 describe('the webhook trigger catches up at its interval while n8n runs', () => {
-	test('deliveries lost while n8n runs (4 mail items, 2 scan completions): within the interval each runs the workflow once, caught up, and a copy of each delivery sent afterwards runs nothing; an interval with nothing new costs one request per kind and no execution', async () => {
+	test('deliveries lost while n8n runs (4 mail items, 2 scan completions): within the interval each runs the workflow once, caught up, and a copy of each delivery sent afterwards runs nothing; an interval with nothing new costs one request per kind and no execution; unpublished, it makes no request', async () => {
 		// Deliveries go where nothing answers, as to a stopped webhook process.
 		const nowhere = `http://127.0.0.1:${await freePort()}/webhook/${HOOK}/webhook`;
 		await control('POST', '/webhooks', { event: 'new-mail', url: nowhere });
@@ -129,8 +129,9 @@ describe('the webhook trigger catches up at its interval while n8n runs', () => 
 		process.stdout.write(
 			`[catch-up interval] 6 lost events ran ${Math.round(caughtUpAfterMs / 1000)} s after they happened (interval 60 s)\n`,
 		);
-		// Within the interval (n8n's cron ticks each minute; an execution and this poll take a little more).
-		expect(caughtUpAfterMs).toBeLessThan(MINUTE + 45_000);
+		// Within the interval: the tick after the events at most a minute later, then the execution
+		// and this poll (88 s measured on a loaded 2-core machine).
+		expect(caughtUpAfterMs).toBeLessThan(2 * MINUTE);
 		expect(events.map((e) => [e.key, runs.get(e.key)])).toEqual(
 			events.map((e) => [e.key, { count: 1, caughtUp: [true] }]),
 		);
@@ -173,5 +174,17 @@ describe('the webhook trigger catches up at its interval while n8n runs', () => 
 		expect(second - first).toBeGreaterThan(MINUTE - 5_000);
 		expect(second - first).toBeLessThan(MINUTE + 5_000);
 		expect((await rest.executions(WORKFLOW.id)).length).toBe(executionsIdle);
+
+		// Unpublished: n8n closes the trigger and removes its cron; no request follows.
+		const logged = n8n.output.join('').length;
+		await rest.call('POST', `/rest/workflows/${WORKFLOW.id}/deactivate`, {});
+		await waitFor(
+			async () => /Virtual Mailbox Trigger deactivated/.test(n8n.output.join('').slice(logged)),
+			MINUTE,
+		);
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
+		const closed = Date.now();
+		await new Promise((resolve) => setTimeout(resolve, MINUTE + 15_000));
+		expect(apiRequests(closed)).toEqual({});
 	});
 });

@@ -249,16 +249,14 @@ export function sharedCluster() {
 					/* already gone */
 				}
 			}
-			// A killed process may still be writing there for a moment: try again for up to 2 s.
-			for (let attempt = 0; attempt < 20; attempt++) {
-				try {
-					fs.rmSync(cluster.root, { recursive: true, force: true });
-					return;
-				} catch {
-					Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-				}
-			}
 		});
+		// Its folder is removed by the project's teardown (queue-setup.mjs), or stays in the
+		// temporary folder when the cluster ran elsewhere.
+		if (process.env.VMB_QUEUE_LEFTOVERS)
+			fs.appendFileSync(
+				process.env.VMB_QUEUE_LEFTOVERS,
+				`${JSON.stringify({ pid: process.pid, root: cluster.root })}\n`,
+			);
 		return cluster;
 	});
 	return shared;

@@ -494,8 +494,13 @@ describe('node creator actions and ID pickers', () => {
 	const openActions = async () => {
 		await openWorkflow();
 		await page.click('[data-test-id="node-creator-plus-button"]');
+		// On a loaded machine keys typed before the search box is up are lost.
+		await creator().locator('input').first().waitFor({ timeout: 30_000 });
 		await page.keyboard.type('Virtual Mailbox');
-		await creator().getByText('Virtual Mailbox', { exact: true }).first().click();
+		await creator()
+			.getByText('Virtual Mailbox', { exact: true })
+			.first()
+			.click({ timeout: 60_000 });
 	};
 	/** Choose `action` in the node creator; the node opens on `resource` → `operation`. */
 	const chooseAction = async (action, resource, operation) => {

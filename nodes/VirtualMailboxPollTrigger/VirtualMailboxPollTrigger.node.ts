@@ -19,12 +19,13 @@ import {
 import { MAIL_FILTERS, mailQuery } from '../shared/mail';
 import { pollsInFlight } from '../shared/state/pollsInFlight';
 import { retryPolicy } from '../shared/state/retryPolicy';
+import { accountOf } from '../shared/account';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { apiRequest, deadlineIn, getApiCredentials, type Query } from '../shared/transport';
 import { ruleValuesNotice } from '../shared/values';
 import { type CompletionEvent, pollCompletions } from './completions';
 import { pollNewMail } from './newMail';
-import { accountIdDigest, accountOf, changeOf, fingerprintOf, type PollState } from './state';
+import { accountIdDigest, changeOf, fingerprintOf, type PollState } from './state';
 
 /**
  * Each new mail item and each scan completion is emitted once, none from before activation: a

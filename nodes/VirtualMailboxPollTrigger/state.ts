@@ -1,7 +1,7 @@
-import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { baseUrlOf, type Query, type VirtualMailboxCredentials } from '../shared/transport';
+import { type Account, digest } from '../shared/account';
+import type { Query } from '../shared/transport';
 
 /**
  * What the poll trigger keeps between polls, in the workflow's static data. n8n saves it when a
@@ -33,26 +33,11 @@ export interface PollState extends IDataObject {
 	emitted?: string[];
 }
 
-/** The account a credential reaches, as the poll state keys it. */
-export type Account = { credentialId: string; server: string; keyDigest: string };
-
 /** The event, the query (no empty filters, keys and list values sorted) and the account. */
 export interface Fingerprint extends IDataObject {
 	event: string;
 	query: Record<string, string | string[]>;
 	account: Account;
-}
-
-/** Pure: the credential's id, its server and a digest of its API key (never the key itself). */
-export function accountOf(
-	credentialId: string | null | undefined,
-	credentials: VirtualMailboxCredentials,
-): Account {
-	return {
-		credentialId: credentialId ?? '',
-		server: baseUrlOf(credentials).toLowerCase(),
-		keyDigest: digest(String(credentials.apiKey ?? '').trim()),
-	};
 }
 
 /** Pure: a digest of the account id `GET /v1/account` returns, as the state keeps it. */
@@ -98,8 +83,4 @@ export function fingerprintOf(
 		normalized[key] = Array.isArray(value) ? [...value].map(String).sort() : String(value);
 	}
 	return { event, query: normalized, account };
-}
-
-function digest(text: string): string {
-	return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

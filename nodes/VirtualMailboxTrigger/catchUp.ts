@@ -1,18 +1,11 @@
-import { createHash } from 'crypto';
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { type Account, accountOf, digest } from '../shared/account';
 import { CREDENTIAL_TYPE, PAGE_SIZE_MAX } from '../shared/constants';
 import { canonicalRecord, canonicalScanType } from '../shared/values';
 import { deliveryKeyOf } from './deliveryKey';
-import {
-	apiRequest,
-	baseUrlOf,
-	getApiCredentials,
-	getPage,
-	type Page,
-	type Query,
-} from '../shared/transport';
+import { apiRequest, getApiCredentials, getPage, type Page, type Query } from '../shared/transport';
 
 /**
  * Catching up: at each activation and interval the trigger reads the new mail and the scan or
@@ -51,17 +44,41 @@ export interface KindState extends IDataObject {
 
 /** The catch-up's state, in the trigger node's static data under `catchUp`. */
 export interface CatchUpState extends IDataObject {
-	/** Node id, server and credential id the state belongs to; another one primes. */
-	fingerprint?: string;
-	/** Digest of the API key; another key of the same account (GET /v1/account) keeps the state. */
-	keyDigest?: string;
+	/** What the state belongs to; any other value, an older form's included, primes. */
+	fingerprint?: CatchUpFingerprint;
 	/** Digest of the account id GET /v1/account named. */
 	accountId?: string;
 	mail?: KindState;
 	scans?: KindState;
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+/** The node and the account its credential reaches. */
+export interface CatchUpFingerprint extends IDataObject {
+	node: string;
+	account: Account;
+}
+
+/**
+ * Pure: how the stored fingerprint differs. 'key': only the API key changed, perhaps a rotation
+ * of the same account, which GET /v1/account tells; 'other': another node, server or credential.
+ */
+export function fingerprintChange(
+	stored: unknown,
+	now: CatchUpFingerprint,
+): 'same' | 'key' | 'other' {
+	const before = objectOr(stored);
+	const account = objectOr(before.account);
+	if (
+		before.node !== now.node ||
+		account.server !== now.account.server ||
+		account.credentialId !== now.account.credentialId
+	)
+		return 'other';
+	return account.keyDigest === now.account.keyDigest ? 'same' : 'key';
+}
+
+const objectOr = (value: unknown): IDataObject =>
+	typeof value === 'object' && value !== null ? (value as IDataObject) : {};
 
 /** Pure: when a listed record happened: a mail item's arrival, a scan's completion. NaN if unknown. */
 export function timeOf(kind: CatchUpKind, record: IDataObject): number {
@@ -179,28 +196,20 @@ export function kindsOf(events: string[]): { mail: boolean; scanTypes: string[] 
  */
 async function ownState(ctx: ITriggerFunctions, state: CatchUpState): Promise<void> {
 	const credentials = await getApiCredentials.call(ctx);
-	const fingerprint = JSON.stringify([
-		ctx.getNode().id,
-		baseUrlOf(credentials).toLowerCase(),
-		ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '',
-	]);
-	const keyDigest = digest(String(credentials.apiKey ?? '').trim());
-	const accountId = async () => {
-		const account = (await apiRequest.call(ctx, 'GET', '/v1/account')) as IDataObject;
-		return account?.id === undefined || account?.id === null ? '' : digest(String(account.id));
+	const node = ctx.getNode();
+	const fingerprint: CatchUpFingerprint = {
+		node: node.id,
+		account: accountOf(node.credentials?.[CREDENTIAL_TYPE]?.id, credentials),
 	};
-	if (state.fingerprint !== fingerprint) {
+	const change = fingerprintChange(state.fingerprint, fingerprint);
+	if (change === 'same') return;
+	const account = (await apiRequest.call(ctx, 'GET', '/v1/account')) as IDataObject;
+	const accountId =
+		account?.id === undefined || account?.id === null ? '' : digest(String(account.id));
+	// A new API key of the same account goes on (a rotation); anything else starts over.
+	if (change === 'other' || accountId !== state.accountId)
 		for (const field of Object.keys(state)) delete state[field];
-		Object.assign(state, { fingerprint, keyDigest, accountId: await accountId() });
-	} else if (state.keyDigest !== keyDigest) {
-		// A new API key: the same account goes on (a rotation), another one starts over.
-		const id = await accountId();
-		if (id !== state.accountId) {
-			for (const field of Object.keys(state)) delete state[field];
-			Object.assign(state, { fingerprint, accountId: id });
-		}
-		state.keyDigest = keyDigest;
-	}
+	Object.assign(state, { fingerprint, accountId });
 }
 
 /**

@@ -3,6 +3,7 @@
 // start, the new mail and scan or open completions since the last event it saw run once, in the
 // REST shape with caught_up: true, claimed like deliveries so that a delivery and its caught-up
 // twin run once between them. Activation costs one list request per kind when nothing is new.
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { mockApi, resetNock } from '../../support/api.mjs';
 import { catchUpWorld, eventKeyOf } from '../../support/catch-up-world.mjs';
@@ -233,6 +234,41 @@ describe('the webhook trigger catches up at activation', () => {
 			},
 		);
 		expect(otherAccount.emitted).toEqual([]);
+	});
+
+	test('a state saved with the fingerprint in an older form (a string, a number, none) primes without failing; the same node and account stored field by field goes on', async () => {
+		await activate();
+		const primed = saved['node:Virtual Mailbox'].catchUp;
+		const { mail, scans, accountId } = primed;
+		const keyDigest = createHash('sha256')
+			.update(DEFAULT_CREDENTIALS.apiKey)
+			.digest('hex')
+			.slice(0, 16);
+		const structured = {
+			node: 'node-under-test',
+			account: { credentialId: '1', server: 'http://vmb.test', keyDigest },
+		};
+		const oldString = JSON.stringify(['node-under-test', 'http://vmb.test', '1']);
+		for (const fingerprint of [oldString, 7, undefined, ['node-under-test'], null]) {
+			saved['node:Virtual Mailbox'].catchUp = { fingerprint, keyDigest, accountId, mail, scans };
+			world.addMail();
+			const before = served();
+			const trigger = await activate();
+			expect(trigger.failures).toEqual([]);
+			expect(trigger.emitted).toEqual([]);
+			expect(world.served['/v1/account']).toBe(before['/v1/account'] + 1);
+			expect(saved['node:Virtual Mailbox'].catchUp.fingerprint).toEqual(structured);
+		}
+		// The fingerprint as built here, field by field, with the kinds as the last activation left them.
+		saved['node:Virtual Mailbox'].catchUp = {
+			...saved['node:Virtual Mailbox'].catchUp,
+			fingerprint: structured,
+		};
+		const next = world.addMail();
+		const before = served();
+		const trigger = await activate();
+		expect(ran(trigger)).toEqual([next.key]);
+		expect(world.served['/v1/account']).toBe(before['/v1/account']);
 	});
 
 	test("while active, the interval catches up on n8n's cron what a stopped webhook process missed, with no expression engine at hand after activation as in n8n 2.x; closing stops it", async () => {

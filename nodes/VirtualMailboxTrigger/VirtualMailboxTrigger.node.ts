@@ -82,11 +82,8 @@ export class VirtualMailboxTrigger implements INodeType {
 			dark: 'file:../../icons/virtualMailbox.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1 behaves exactly as 1. n8n evaluates a Webhook-v1 expression
-		// ($parameter["options"]["binaryData"]) on every request to any webhook node saved at version 1;
-		// from 1.1 on it does not (about 7 ms of n8n's CPU per delivery, bench/profile-trigger.mjs).
-		// 2 outputs the delivery in the REST API's shape (restShape.ts), the delivery as sent only
-		// with Include Delivery as Sent; 1 and 1.1 output it as sent.
+		// 1.1 behaves as 1 but spares n8n a Webhook-v1 expression it evaluates on every request to a
+		// webhook node at version 1 (about 7 ms of CPU per delivery). 2 outputs the REST API's shape.
 		version: [1, 1.1, 2],
 		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
@@ -260,7 +257,7 @@ export class VirtualMailboxTrigger implements INodeType {
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				forgetWebhookCredentials(this);
-				// The URL in this line and in the one of create() is how `npm run dev` (test/simulator/follow-triggers.mjs) keeps the simulator's subscriptions in step.
+				// `npm run dev` reads the URL in this line and in create()'s to keep its subscriptions in step.
 				this.logger.info(
 					`Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of ${this.getNodeWebhookUrl('default')} if they should stop sending.`,
 				);
@@ -269,21 +266,14 @@ export class VirtualMailboxTrigger implements INodeType {
 		},
 	};
 
-	/**
-	 * Catching up on what never reached the webhook (catchUp.ts): n8n runs this on every activation,
-	 * on the leader main only; it emits the events no delivery ran, which execute() claims like
-	 * deliveries.
-	 */
+	/** Catches up on what never reached the webhook; execute() claims it like deliveries. */
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		return await startCatchingUp.call(this);
 	}
 
 	/**
-	 * Runs inside the execution a delivery started (n8n calls a trigger's execute() with the items
-	 * its webhook returned): in queue mode on the worker, where n8n's database-backed deduplication
-	 * store is reachable, which it is not from webhook(). A delivery already claimed by another
-	 * execution (a copy sent to another webhook process, a replay after a restart) ends here with no
-	 * items, so nothing downstream runs. See claims.ts.
+	 * Claims the delivery here, not in webhook(): in queue mode this runs on the worker, where n8n's
+	 * deduplication store is reachable. A delivery already claimed ends with no items.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -361,7 +351,7 @@ export class VirtualMailboxTrigger implements INodeType {
 		const verify = async (fresh: boolean) => {
 			const { credentials, cached } = await webhookCredentials.call(this, now, fresh);
 			// Pasted secrets often carry a trailing newline or spaces: the signing secret never does.
-			// The previous secret counts only while the credential says a rotation is under way (the field is hidden otherwise).
+			// The previous secret counts only during a rotation (the field is hidden otherwise).
 			const previous =
 				credentials.webhookRotation === true ? credentials.previousWebhookSecret : '';
 			const secrets = [credentials.webhookSecret, previous].map((secret) =>
@@ -398,7 +388,7 @@ export class VirtualMailboxTrigger implements INodeType {
 			webhookResponse: { received: true, ignored: reason },
 		});
 		let event = detectEvent(body, selected);
-		// A scan or open update without result link or telling mail type, both selected: the scan says which.
+		// An update that tells neither scan nor open, both selected: the scan's type says which.
 		if (!event && body.uuid !== undefined) event = await scanEventOf.call(this, body.uuid);
 		if (!event) {
 			this.logger.warn(
@@ -489,7 +479,7 @@ export class VirtualMailboxTrigger implements INodeType {
 	}
 }
 
-/** An error of the activation with its description folded into the message, the only part n8n's toast shows. */
+/** n8n's activation toast shows only the message: the description is folded into it. */
 function withDescriptionInMessage(node: INode, error: unknown): Error {
 	const { message = '', description } = error as { message?: string; description?: string | null };
 	if (!description) return error as Error;
@@ -583,7 +573,7 @@ async function scanEventOf(this: IWebhookFunctions, uuid: unknown): Promise<Even
 	return 'scan-update';
 }
 
-/** Download the pre-signed file now, before the link expires; a failure is described in the item. */
+/** Downloads the file before its link expires; a failure is described in the item. */
 async function addFile(
 	this: IWebhookFunctions,
 	event: EventName,

@@ -8,35 +8,32 @@ import { deliveryKeyOf } from './deliveryKey';
 import { apiRequest, getApiCredentials, getPage, type Page, type Query } from '../shared/transport';
 
 /**
- * Catching up: at each activation and interval the trigger reads the new mail and the scan or
- * open completions that no delivery ran (the service never retries one) and emits them. Each item
- * is claimed with the same key as its delivery (deliveryKey.ts, claims.ts), so an event runs once
- * whether it came by delivery, by catch-up or both. Each kind keeps a floor and the ids above it
- * it has seen, so reads stay short and the first activation emits nothing from before it. See
- * docs/webhook-trigger.md, "Across downtime".
+ * Catching up: at each activation and interval the trigger emits the new mail and completions no
+ * delivery ran (the service never retries one). Each item is claimed with its delivery's key, so
+ * an event runs once whether it came by delivery, by catch-up or both. Each kind keeps a floor and
+ * the ids seen above it, so reads stay short and the first activation emits nothing from before
+ * it. See docs/webhook-trigger.md, "Across downtime: catching up".
  */
 export const catchUpPolicy = {
-	/** Items per list request (the API's maximum). */
 	pageSize: PAGE_SIZE_MAX,
 	/** Pages one kind reads at most in one catch-up, while each page still holds unseen items. */
 	maxPages: 10,
-	/** Items older than this below the newest seen are below the floor (mail logged late by the mailroom). */
+	/** The floor trails the newest seen by this: the mailroom logs some mail late. */
 	lateWindowMs: 72 * 60 * 60 * 1000,
 	/** Ids each kind remembers above its floor; the floor rises past the ones dropped. */
 	maxSeen: 1_000,
-	/** How long activation waits for the first catch-up (n8n saves the state once activation ends). */
+	/** Activation waits this long for the first catch-up: n8n saves the state when it ends. */
 	activationWaitMs: 10_000,
-	/** The shortest interval between catch-ups while the workflow is active (n8n's cron ticks each minute). */
+	/** n8n's cron ticks each minute. */
 	minIntervalMinutes: 1,
-	/** The longest: a week. */
 	maxIntervalMinutes: 7 * 24 * 60,
-	/** A minute, in ms (the model and unit tests shorten it). */
+	/** Tests shorten the minute. */
 	minuteMs: 60_000,
 };
 
 export type CatchUpKind = 'mail' | 'scans';
 
-/** One kind's part of the state: nothing at or below `floor` (ms) is emitted; `seen`: id → ms above it. */
+/** Nothing at or below `floor` (ms) is emitted; `seen`: id → ms of what was seen above it. */
 export interface KindState extends IDataObject {
 	floor: number | null;
 	seen: Record<string, number>;
@@ -44,7 +41,7 @@ export interface KindState extends IDataObject {
 
 /** The catch-up's state, in the trigger node's static data under `catchUp`. */
 export interface CatchUpState extends IDataObject {
-	/** What the state belongs to; any other value, an older form's included, primes. */
+	/** Any other value, an older version's string included, primes. */
 	fingerprint?: CatchUpFingerprint;
 	/** Digest of the account id GET /v1/account named. */
 	accountId?: string;
@@ -52,16 +49,12 @@ export interface CatchUpState extends IDataObject {
 	scans?: KindState;
 }
 
-/** The node and the account its credential reaches. */
 export interface CatchUpFingerprint extends IDataObject {
 	node: string;
 	account: Account;
 }
 
-/**
- * Pure: how the stored fingerprint differs. 'key': only the API key changed, perhaps a rotation
- * of the same account, which GET /v1/account tells; 'other': another node, server or credential.
- */
+/** Pure: 'key' when only the API key changed: perhaps a rotation, which GET /v1/account tells. */
 export function fingerprintChange(
 	stored: unknown,
 	now: CatchUpFingerprint,
@@ -80,7 +73,7 @@ export function fingerprintChange(
 const objectOr = (value: unknown): IDataObject =>
 	typeof value === 'object' && value !== null ? (value as IDataObject) : {};
 
-/** Pure: when a listed record happened: a mail item's arrival, a scan's completion. NaN if unknown. */
+/** Pure: a mail item's arrival, a scan's completion; NaN if unknown. */
 export function timeOf(kind: CatchUpKind, record: IDataObject): number {
 	return Date.parse(
 		String(
@@ -90,7 +83,7 @@ export function timeOf(kind: CatchUpKind, record: IDataObject): number {
 	);
 }
 
-/** Pure: the id a kind remembers: the mail id; for a scan its id and completion (a restored scan completes again). */
+/** Pure: a scan's id goes with its completion time: a restored scan completes again. */
 export function seenIdOf(kind: CatchUpKind, record: IDataObject): string {
 	return kind === 'mail'
 		? String(record.id)
@@ -98,9 +91,8 @@ export function seenIdOf(kind: CatchUpKind, record: IDataObject): string {
 }
 
 /**
- * Pure: one page of a kind read newest first, against its state: `unseen` the records above the
- * floor not seen before, `listed` the dated ones above the floor, `reachedFloor` whether the page
- * went down to the floor (mail only: the scan list is ordered by creation, not completion).
+ * Pure: one page read newest first, against the kind's state. Only mail can reach its floor:
+ * the scan list is ordered by creation, not completion.
  */
 export function examinePage(
 	kind: CatchUpKind,
@@ -127,10 +119,9 @@ export function examinePage(
 }
 
 /**
- * Pure: the state after a read: `listed` seen, the floor raised to the newest less the late
- * window and past what the cap drops (never lowered), the ids at or below it forgotten.
- * `lowestRead`: at priming, the oldest record a read that stopped early reached (what lies below
- * it was not seen, so it goes below the floor).
+ * Pure: the state after a read. The floor only rises: to the newest less the late window, past
+ * what maxSeen drops, and at priming to `lowestRead` (what lies below a read that stopped early
+ * was not seen).
  */
 export function advance(
 	kind: CatchUpKind,
@@ -153,17 +144,13 @@ export function advance(
 	return { floor, seen: kept };
 }
 
-/** The delivery keys this node's webhook recorded in the same static data (deliveries.ts), as of the last save. */
+/** The delivery keys this node's webhook recorded in static data (deliveries.ts). */
 export function deliveredOf(staticData: IDataObject): Set<string> {
 	const seen = staticData.seen;
 	return new Set(seen && typeof seen === 'object' ? Object.keys(seen) : []);
 }
 
-/**
- * Pure: a listed record as the trigger's item at version 2 (restShape.ts's REST shape), marked as
- * caught up: its enums in the canonical form every node outputs (shared/values.ts), a scan's
- * id, mail id, type and status first, as a delivered scan update's.
- */
+/** Pure: a listed record as a delivered item at version 2 would be, marked caught up. */
 export function caughtUpItem(kind: CatchUpKind, record: IDataObject): IDataObject {
 	if (kind === 'mail')
 		return { event: 'new-mail', ...canonicalRecord(record, 'mail'), caught_up: true };
@@ -179,7 +166,6 @@ export function caughtUpItem(kind: CatchUpKind, record: IDataObject): IDataObjec
 	};
 }
 
-/** What one catch-up reads: the kinds the selected events cover, and the scan types. */
 export function kindsOf(events: string[]): { mail: boolean; scanTypes: string[] } {
 	return {
 		mail: events.includes('new-mail'),
@@ -190,10 +176,7 @@ export function kindsOf(events: string[]): { mail: boolean; scanTypes: string[] 
 	};
 }
 
-/**
- * The state's owner: the node, the server and the credential. Another one starts over (primes):
- * a copied node, another server or another credential never replays the first one's history.
- */
+/** A copied node, another server or another credential primes: it never replays this history. */
 async function ownState(ctx: ITriggerFunctions, state: CatchUpState): Promise<void> {
 	const credentials = await getApiCredentials.call(ctx);
 	const node = ctx.getNode();
@@ -212,10 +195,7 @@ async function ownState(ctx: ITriggerFunctions, state: CatchUpState): Promise<vo
 	Object.assign(state, { fingerprint, accountId });
 }
 
-/**
- * One kind's read: the first page always; the next while the page held unseen records, the list
- * goes on and (mail) the floor is not reached, up to maxPages. Priming reads one page.
- */
+/** Reads on while a page held unseen records, up to maxPages; priming reads one page. */
 async function readKind(
 	ctx: ITriggerFunctions,
 	kind: CatchUpKind,
@@ -241,8 +221,8 @@ async function readKind(
 			// Priming: one page. A mail list that goes on below it is not seen: its floor goes up to it.
 			if (kind === 'mail' && more && times.length) lowestRead = Math.min(...times);
 			// Scans are listed by creation: a completion not read now may be older than the ones read.
-			// The floor sits just below the newest one read: a completion after this read in the same
-			// second (times in whole seconds, as the simulator gives them) is above it, the ones read are seen.
+			// The floor sits just below the newest one read: times are in whole seconds, and a
+			// completion after this read in the same second must stay above it.
 			if (kind === 'scans') lowestRead = Math.max(...times, Number.NEGATIVE_INFINITY) - 1;
 			break;
 		}
@@ -258,16 +238,14 @@ async function readKind(
 	return { next, unseen: state ? unseen : [] };
 }
 
-/** Requests and what they found, for the log line and the tests. */
 export interface CatchUpStats {
 	requests: number;
 	primed: CatchUpKind[];
 }
 
 /**
- * One catch-up: reads each selected kind and returns the items to emit, oldest first, the state
- * advanced in place. A kind without state primes (records where it stands, emits nothing). What
- * the webhook's static data shows as delivered is left out (the claim would drop it anyway).
+ * One catch-up: the items to emit, oldest first, with the state advanced in place. What static
+ * data shows as delivered is left out: its claim would end it in an empty execution.
  */
 export async function catchUp(
 	this: ITriggerFunctions,
@@ -300,7 +278,6 @@ export async function catchUp(
 const scanTypeOf = (record: IDataObject) =>
 	canonicalScanType(record.type) === 'UNBOXING_REQUEST' ? 'open' : 'scan';
 
-/** The catch-up's options (the trigger's Options collection). */
 export interface CatchUpOptions {
 	catchUp?: boolean;
 	catchUpIntervalMinutes?: number;
@@ -308,11 +285,9 @@ export interface CatchUpOptions {
 }
 
 /**
- * The interval's timer: n8n's own cron (registerCron, as the Schedule Trigger uses), every minute
- * at a second the node's id picks, so that n8n stops it when it deactivates the workflow and runs
- * it only on the leader. Its form changed in n8n 1.x ({ expression } since about 1.9x, a plain
- * expression before): the older form is tried when the newer one is refused. Returns false when
- * this n8n has neither (then only activation catches up).
+ * n8n's own cron, so that n8n stops it with the workflow and runs it on the leader only; at a
+ * second the node picks, to spread triggers out. Older 1.x takes a plain expression, not
+ * { expression }. False when this n8n offers no cron.
  */
 function registerEveryMinute(ctx: ITriggerFunctions, onTick: () => void): boolean {
 	const second = parseInt(digest(`${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`), 16) % 60;
@@ -333,14 +308,10 @@ function registerEveryMinute(ctx: ITriggerFunctions, onTick: () => void): boolea
 }
 
 /**
- * The trigger's trigger(): a catch-up at activation (activation waits for it up to
- * activationWaitMs, so that n8n saves its state when activation ends), then one every interval
- * while active (registerEveryMinute's tick counts the minutes). One runs at a time. A catch-up
- * that fails changes no state and is reported as a failed execution (saveFailedExecution) and in
- * the log; the next one reads the same again. Returns the close function. Nothing runs in manual
- * mode (no state is kept for test runs), at node versions before 2 (their items are the delivery
- * as sent), with Catch Up off, or with a Duplicate Window of 0 (no claim then tells a caught-up
- * event from its delivery).
+ * The trigger's trigger(): a catch-up at activation, then one each interval, one at a time. A
+ * catch-up that fails changes no state; the next reads the same again. Off in manual mode (no
+ * state kept), before version 2 (items are the delivery as sent) and with a Duplicate Window of 0
+ * (no claim then tells a caught-up event from its delivery).
  */
 export async function startCatchingUp(
 	this: ITriggerFunctions,
@@ -382,8 +353,7 @@ export async function startCatchingUp(
 			this.logger.warn(
 				`Virtual Mailbox Trigger could not catch up (the next activation or interval reads the same again): ${(error as Error).message}`,
 			);
-			// Shown in the executions list; an n8n whose trigger context has none (older 1.x throws
-			// "not available") keeps the log line above only.
+			// Older 1.x throws "not available": the log line above is all it keeps.
 			try {
 				this.saveFailedExecution(
 					error instanceof NodeApiError || error instanceof NodeOperationError

@@ -1,52 +1,36 @@
 import { claimQueues } from '../shared/state/claimQueues';
 
 /**
- * Each delivery runs once across n8n processes: the execution of every delivery the webhook's
- * window (deliveries.ts) let through claims its key (deliveryKey.ts) in n8n's database-backed
- * deduplication store before anything downstream runs. That store has no lock, so the claim builds
- * one on its one atomic step, a row's first insert: the workflow's row, holding lockSize values, is
- * the lock, and its holder records the waiting keys in the node's row, where a key already there is
- * a copy. No delivery is lost: a key is found only where an execution recorded it, and that
+ * Each delivery runs once across n8n processes: before anything downstream runs, its execution
+ * claims its key (deliveryKey.ts) in n8n's deduplication store. The store has no lock, so the
+ * claim builds one on its one atomic step, a row's first insert, and records the waiting keys
+ * under it. No delivery is lost: a key is found only where an execution recorded it, and that
  * execution runs. Design and limits: docs/webhook-trigger.md, "How the claim decides".
  */
 export const claimPolicy = {
 	/** The lock's values are this with #1, #2... (the store keeps their md5s). */
 	lockValue: 'virtual-mailbox-trigger/claim-lock',
-	/**
-	 * How many values the lock holds: a count that tells it from another node's list without
-	 * writing to it (getProcessedDataCount only reads), which a single value would not.
-	 */
+	/** Several values, not one: a count (a read) tells the lock from another node's list. */
 	lockSize: 7,
-	/** Between looks at a held lock: twice this process's typical write, with jitter, within these bounds. */
+	/** Between looks at a held lock: twice a typical write, with jitter, within these bounds. */
 	minPollMs: 5,
 	maxPollMs: 500,
-	/**
-	 * A lock seen held this long without a break is taken to be left by a stopped process and
-	 * deleted. Holds last two writes and a delete; it is this or 20 times the slowest recent write,
-	 * the longer, and each waiter draws its own between that and half as much again.
-	 */
+	/** A lock held this long unbroken was left by a stopped process (see WriteTimes.leaseMs). */
 	leaseMs: 120_000,
-	/**
-	 * A call to the store that has not answered in this long: a record of keys answers 'unsettled'
-	 * (its claims run); the turn's later writes are not started once a turn has run this long.
-	 */
+	/** A record of keys unanswered this long answers 'unsettled': its claims run. */
 	writeDeadlineMs: 60_000,
-	/** A claim still waiting for the lock after this long, or twice the lease if longer, runs ('unsettled'). */
+	/** A claim still without the lock after this (or twice the lease) runs ('unsettled'). */
 	maxClaimMs: 180_000,
-	/** The node's row keeps the last 10,000 keys (one per delivery). */
 	maxEntries: 10_000,
 };
 
-/** The lock's values. */
 export const lockValues = (): string[] =>
 	Array.from({ length: claimPolicy.lockSize }, (_, i) => `${claimPolicy.lockValue}#${i + 1}`);
 
 /**
- * - new: the first execution of this delivery, it runs;
- * - duplicate: another execution recorded it first;
- * - unsettled: the store did not answer in time or failed while the claim was made, it runs rather
- *   than risk losing it (the key is recorded if the store allows);
- * - unguarded: the workflow's row is another node's, recorded without the lock (see the module comment).
+ * new: the delivery's first execution, it runs; duplicate: another execution recorded it first;
+ * unsettled: the store failed or did not answer, so it runs rather than risk losing it;
+ * unguarded: the workflow's row is another node's, so the key was recorded without the lock.
  */
 export type ClaimOutcome = 'new' | 'duplicate' | 'unsettled' | 'unguarded';
 
@@ -54,11 +38,11 @@ export type ClaimOutcome = 'new' | 'duplicate' | 'unsettled' | 'unguarded';
 export interface ClaimStore {
 	/** Records the keys in the trigger node's row: the ones that were there before. */
 	recordKeys(keys: string[]): Promise<Set<string>>;
-	/** Records the lock's values in the workflow's row: whether any was there before. Throws when the row's insert lost a race. */
+	/** Records the lock's values: whether any was there. Throws when another insert won the race. */
 	recordLock(): Promise<boolean>;
 	/** How many values the workflow's row holds, 0 with no row (reads only). */
 	countLock(): Promise<number>;
-	/** Deletes the workflow's row (gives the lock back). */
+	/** Deletes the workflow's row. */
 	deleteLock(): Promise<void>;
 	/** Takes the lock's values out of a workflow row that is not the lock (another node's). */
 	removeLockValues(): Promise<void>;
@@ -98,7 +82,7 @@ export interface ClaimClock {
 	random(): number;
 }
 
-/** Logged by a process when it finds the workflow's row to be another node's (again only after it found the lock there since). */
+/** Logged when the workflow's row turns out another node's (again only after seeing the lock). */
 export const FOREIGN_ROW_WARNING =
 	"the workflow's deduplication store (scope Workflow) holds another node's data, probably a Remove Duplicates node with Scope set to Workflow, so the claim records without its lock and copies of a delivery handled by different n8n processes at the same moment may each run. Set that node's Scope to Node and run its Clear Deduplication History once with Scope Workflow";
 
@@ -109,7 +93,7 @@ export class StoreDeadlineError extends Error {}
 const isModeMismatch = (error: unknown) =>
 	/incompatible setting/i.test((error as Error)?.message ?? '');
 
-/** `call`'s answer, or a StoreDeadlineError once `ms` (claimPolicy.writeDeadlineMs) have passed without one. */
+/** `call`'s answer, or a StoreDeadlineError after `ms` without one. */
 async function withDeadline<T>(
 	call: Promise<T>,
 	clock: ClaimClock,
@@ -126,9 +110,8 @@ async function withDeadline<T>(
 }
 
 /**
- * `store` with its writes to the lock under the deadline. The record of keys keeps its own promise
- * (see takeTurn); a count that never answers is ended by the turn's own limit (a deadline timer
- * for each of a waiter's many counts would pile up).
+ * `store` with its lock writes under the deadline. A record of keys has its own (takeTurn); a
+ * count has none: the turn's limit ends it, and a timer for each of many counts would pile up.
  */
 function withDeadlines(store: ClaimStore, clock: ClaimClock): ClaimStore {
 	return {
@@ -139,7 +122,6 @@ function withDeadlines(store: ClaimStore, clock: ClaimClock): ClaimStore {
 	};
 }
 
-/** The lowest quarter of `samples`, 0 with none. */
 function lowQuarterOf(samples: number[]): number {
 	if (!samples.length) return 0;
 	const sorted = [...samples].sort((a, b) => a - b);
@@ -153,7 +135,7 @@ export class WriteTimes {
 		this.recent.push(ms);
 		if (this.recent.length > 16) this.recent.shift();
 	}
-	/** Between looks at a lock held for `heldMs`: a lock held long is looked at less often (a twentieth of that). */
+	/** Between looks at a lock held `heldMs`: a long-held lock is looked at less often. */
 	pollMs(random: number, heldMs = 0): number {
 		const base = Math.min(
 			claimPolicy.maxPollMs,
@@ -164,7 +146,7 @@ export class WriteTimes {
 	leaseMs(): number {
 		return Math.max(claimPolicy.leaseMs, 20 * Math.max(0, ...this.recent));
 	}
-	/** How long a claim waits for the lock: past any waiter's lease, so a stopped holder's lock is taken over first. */
+	/** Past any waiter's lease, so that a stopped holder's lock is taken over first. */
 	claimLimitMs(): number {
 		return Math.max(claimPolicy.maxClaimMs, 2 * this.leaseMs());
 	}
@@ -172,10 +154,7 @@ export class WriteTimes {
 
 export type LockResult = 'held' | 'foreign' | 'gave up';
 
-/**
- * What one record of the lock's values found: the write inserted the row ('held'), the row is
- * another node's ('foreign'), the lock was there ('there'), or another process's insert won ('lost').
- */
+/** One record of the lock: 'there' it was there already, 'lost' another process's insert won. */
 type LockAttempt = 'held' | 'foreign' | 'there' | 'lost';
 
 async function recordLockOnce(
@@ -201,11 +180,10 @@ async function recordLockOnce(
 }
 
 /**
- * Pure (given a store and clock): take the lock (see the module comment), or give up at
- * `giveUpAt`. `lockSizedRowIsForeign`: until when this process takes a row of lockSize values to be another
- * node's, having found one to be so (for a lease, or until it sees the row gone: that node's row
- * may be cleared, and a row of lockSize values is then a held lock again). `taken.at`: when the
- * insert of a lock it holds was sent (the lease of other processes runs from no earlier).
+ * Pure (given a store and clock): take the lock or give up at `giveUpAt`. `lockSizedRowIsForeign`:
+ * until when a row of lockSize values is taken for another node's, once one was (a lease, or
+ * until the row is seen gone: a cleared row of lockSize values is a held lock again).
+ * `taken.at`: when the insert was sent (the lease of other processes runs from no earlier).
  */
 export async function acquireLock(
 	store: ClaimStore,
@@ -249,7 +227,7 @@ export async function acquireLock(
 			// holds the lock is deleted; a row another process has just inserted is its fresh lock.
 			taken.at = clock.now();
 			const attempt = await recordLockOnce(store, clock, timed);
-			if (attempt === 'foreign') lockSizedRowIsForeign.until = clock.now() + times.leaseMs(); // a row of lockSize values that was not the lock
+			if (attempt === 'foreign') lockSizedRowIsForeign.until = clock.now() + times.leaseMs();
 			if (attempt === 'held' || attempt === 'foreign') return attempt;
 			if (attempt === 'there') await store.deleteLock().catch(() => undefined);
 			heldSince = undefined;
@@ -263,33 +241,30 @@ export async function acquireLock(
 /** One execution's claim waiting for its process's next turn with the lock. */
 interface WaitingClaim {
 	key: string;
-	/** When it was asked: its turn gives up waiting for the lock a claim limit after its oldest claim was asked. */
+	/** A turn gives up on the lock a claim limit after its oldest claim was asked. */
 	askedAt: number;
 	store: ClaimStore;
 	resolve: (outcome: ClaimOutcome) => void;
 	reject: (error: unknown) => void;
 }
 
-/** What a process's claims of one trigger node share: the claims waiting, whether a turn is under way, its write times. */
+/** What a process's claims of one trigger node share. */
 interface ClaimQueue {
 	waiting: WaitingClaim[];
 	busy: boolean;
 	times: WriteTimes;
-	/** This process last found the workflow's row to be another node's (and warned). */
+	/** The workflow's row was another node's at the last turn (and this process warned). */
 	foreign: boolean;
-	/** Until when this process takes a row of lockSize values to be another node's (see acquireLock). */
+	/** See acquireLock. */
 	lockSizedRowIsForeign: { until: number };
 }
 
 /**
- * Gives a held lock back: deletes the row only while it is exactly the lock (lockSize values). A row
- * already gone is left alone; one with another count has had another node's values recorded into
- * it (a Remove Duplicates node with scope Workflow, which may also have trimmed it), so only the
- * lock's values are taken out and the row is that node's from then on. A count that fails is read
- * once more; a delete that fails or does not answer is not tried again (it may still land after
- * the lock was taken by another process), and a row whose count stays unknown is not deleted. Such
- * a lock is left for a waiting process to take over after the lease. Nothing is done at or after
- * `until`, when another process may have taken the lock over.
+ * Gives a held lock back: deletes the row only while it is exactly the lock; a row with another
+ * count has had another node's values recorded into it, so only the lock's are taken out. A delete
+ * that fails is not tried again (it may land after another process took the lock); a row whose
+ * count stays unknown is left for a waiter to take over after the lease. Nothing is done at or
+ * after `until`, when another process may have taken the lock over.
  */
 async function giveBack(store: ClaimStore, clock: ClaimClock, until: number): Promise<void> {
 	const countOnce = async () =>
@@ -298,7 +273,8 @@ async function giveBack(store: ClaimStore, clock: ClaimClock, until: number): Pr
 			clock,
 			Math.min(claimPolicy.writeDeadlineMs, until - clock.now()),
 		).catch(() => undefined);
-	const count = (await countOnce()) ?? (clock.now() < until ? await countOnce() : undefined); // a read is safe to repeat
+	// A read, unlike the delete, is safe to repeat.
+	const count = (await countOnce()) ?? (clock.now() < until ? await countOnce() : undefined);
 	// Past `until` another process may have taken the lock over: what is there now may be its lock.
 	if (clock.now() >= until) return;
 	if (count === claimPolicy.lockSize) await store.deleteLock().catch(() => undefined);
@@ -307,15 +283,11 @@ async function giveBack(store: ClaimStore, clock: ClaimClock, until: number): Pr
 }
 
 /**
- * One turn: take the lock, record the waiting claims' keys, give the lock back, answer them. With
- * no lock by the oldest claim's limit, the claims past their own limit have their keys recorded
- * anyway and the new ones answer 'unsettled'; the others wait for the next turn. A key asked twice
- * in one turn is new only for its first asker. A record that fails is tried again once for each
- * key alone, by its first asker's own execution's store, while that retry can still end well
- * before another process could take the lock over (after that the rest run, 'unsettled'): only a
- * claim whose own record fails fails. A record past its deadline answers 'unsettled', and the lock
- * is given back only if that record answers before the lock could be taken over (claimPolicy.leaseMs
- * after it was taken, less a tenth); the process's next turn does not wait for it.
+ * One turn: take the lock, record the waiting claims' keys, give the lock back, answer them.
+ * Without the lock by the oldest claim's limit, the claims past their own limit are recorded
+ * anyway and run ('unsettled'); the others wait for the next turn. A failed record is retried
+ * for each key alone with its first asker's store, so that only a claim whose own record fails
+ * fails. A record past its deadline answers 'unsettled'; the next turn does not wait for it.
  */
 async function takeTurn(
 	queue: ClaimQueue,
@@ -342,7 +314,7 @@ async function takeTurn(
 		clock.wait(Math.max(0, giveUpAt - clock.now())).then(() => 'gave up' as const),
 	]).catch(() => 'gave up' as const);
 	// After this another process may take the lock over (no waiter's lease is shorter than
-	// claimPolicy.leaseMs, counted from no earlier than the insert was sent): the turn's writes end before it.
+	// leaseMs, counted from no earlier than the insert was sent): the turn's writes end before it.
 	const lockUntil = taken.at + 0.9 * claimPolicy.leaseMs;
 	// A lock whose taking answered only after that may be another process's by now: nothing is
 	// recorded or given back under it (a record could erase the other holder's), and its claims run.
@@ -380,7 +352,7 @@ async function takeTurn(
 		first?.resolve(outcome);
 		for (const copy of copies) copy.resolve('duplicate');
 	};
-	/** Records `keys` with `from`'s store within `deadlineMs`; `retry`: a failed record of them may have landed, so a key found is run, not taken for a copy's. */
+	/** `retry`: a failed record of `keys` may have landed, so a key found then runs, not as a copy. */
 	const record = async (keys: string[], from: ClaimStore, retry: boolean, deadlineMs: number) => {
 		const write = from.recordKeys(keys);
 		pending.push(write.catch(() => undefined));
@@ -428,10 +400,8 @@ async function takeTurn(
 }
 
 /**
- * Pure (given a store and clock): claim `key` for one execution. This process's claims of one
- * trigger node (`scope`) wait together and take the lock in one turn, one turn at a time
- * (state/claimQueues.ts); a turn takes the lock and records with its first claim's store, and
- * retries each claim's record with that claim's own.
+ * Pure (given a store and clock): claim `key` for one execution. A process's claims of one
+ * trigger node (`scope`) wait together and share a turn with the lock, one turn at a time.
  */
 export async function claimDelivery(
 	scope: string,

@@ -11,10 +11,8 @@ export interface FolderChoice {
 }
 
 /**
- * What the folder is for, which decides how a name is looked up and what a missing one's error says:
- * `file` (filing mail: the execution's folder view, may create), `filter` and `read` (the view),
- * `rename` (a fresh list: an earlier item may have renamed a folder), `delete` (a fresh list, the
- * exact name only, a name several folders share refused).
+ * Decides how a name is looked up: `rename` and `delete` read a fresh list (an earlier item may
+ * have renamed a folder), the others the execution's view; `delete` takes the exact name only.
  */
 export type FolderUse = 'file' | 'filter' | 'read' | 'rename' | 'delete';
 
@@ -22,14 +20,13 @@ export interface FolderOptions {
 	use?: FolderUse;
 	/** With `file`: create a missing folder. */
 	createIfMissing?: boolean;
-	/** With `file`: the operation offers "Create Folder If Missing" (a missing folder's error says so). */
+	/** With `file`: a missing folder's error points to "Create Folder If Missing". */
 	createOption?: boolean;
 }
 
 /**
- * A folder parameter (resource locator by list, ID or name; or a plain ID string) → folder ID.
- * By name, the folder is looked up: the exact name, else a name that differs only in letter case;
- * a name several folders share gives the oldest, the same every time.
+ * A folder parameter → folder ID. By name: the exact name, else one that differs only in letter
+ * case; a name several folders share gives the oldest, the same every time.
  */
 export async function resolveFolderId(
 	this: IExecuteFunctions,
@@ -45,9 +42,8 @@ export async function resolveFolderId(
 }
 
 /**
- * The folder named `name` (see resolveFolderId): `{ id, name }` (its actual name), with `created`
- * when this call created it; `{ id: undefined, created }` when it is missing and `preview` asks to
- * create nothing (the execution's view then holds it, so later items see it as already there).
+ * `{ id: undefined, created }` when `preview` would create it: the execution's view then holds it,
+ * so later items see it as already there.
  */
 export async function folderByName(
 	this: IExecuteFunctions,
@@ -116,7 +112,7 @@ export async function folderByName(
 		folders.splice(folders.indexOf(twin), 1);
 	const folder = await apiRequest.call(this, 'POST', '/v1/folders', { body: { name }, itemIndex });
 	const ours = String(folder.id);
-	// Recorded at once: should the look for a twin fail, the later items file into it, not create another.
+	// Recorded at once: should the look for a twin fail, later items file into it, not another.
 	const entry: IDataObject = { ...folder, id: ours, name };
 	folders.push(entry);
 	const kept = await keepOldest.call(
@@ -146,11 +142,9 @@ export async function executionFolders(
 }
 
 /**
- * Another process (a second queue-mode worker) may have created the same name at the same moment;
- * the API allows that. Every creator looks again and files into the oldest folder of that name, the
- * same for all; a creator whose folder is not the oldest removes its own, still empty (the later
- * items of its execution wait for this lookup). The older folder's creator posted first, so a later creator
- * always sees it.
+ * Another process may have created the same name at the same moment (the API allows it). Every
+ * creator looks again and files into the oldest, which a later creator always sees; a creator
+ * whose folder is not the oldest removes its own, still empty.
  */
 async function keepOldest(
 	this: IExecuteFunctions,
@@ -212,10 +206,7 @@ export function foldersNamed(
 	return matches.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-/**
- * Pure: the folders of a GET /v1/folders answer. The provider's SDK declares `{ data: [...] }`; a
- * bare array or another single list key is read too, so a variation of the answer does not break it.
- */
+/** Pure: the SDK declares `{ data: [...] }`; a bare array or another single list key is read too. */
 export function unwrapFolderList(body: unknown): IDataObject[] | undefined {
 	if (Array.isArray(body)) return body as IDataObject[];
 	if (!body || typeof body !== 'object') return undefined;

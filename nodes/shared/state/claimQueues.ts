@@ -1,19 +1,13 @@
 /**
- * Holds: per workflow and trigger node, this process's delivery claims waiting for its next turn
- * with the claim lock (VirtualMailboxTrigger/claims.ts), whether a turn is under way, the process's
- * recent write times to n8n's deduplication store, and whether it has warned about a row that is
- * not the lock.
- * Bound: the last 1,000 trigger nodes that claimed in this process (a few hundred bytes each),
- * plus any with claims in flight beyond those; an idle one is forgotten first (it then warns again
- * about another node's row).
- * Several processes: not shared, and need not be: claims from other processes (other workers) are
- * what the lock itself settles.
+ * Holds: per trigger node, this process's claims waiting for a turn with the claim lock
+ * (VirtualMailboxTrigger/claims.ts), its store write times and whether it warned of another
+ * node's row. Bound: the last 1,000 nodes that claimed, plus any with claims in flight; an idle
+ * one goes first. Several processes: not shared; the lock settles claims across processes.
  */
 const queues = new Map<string, unknown>();
 const MAX_QUEUES = 1_000;
 
 export const claimQueues = {
-	/** The queue kept for `scope`, made by `create` if there is none. */
 	of<T>(scope: string, create: () => T): T {
 		let queue = queues.get(scope) as T | undefined;
 		if (queue === undefined) {

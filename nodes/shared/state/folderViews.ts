@@ -1,16 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Holds: for each node execution in progress (its context object), that execution's view of the
- * folder list: read once, when the first item names a folder, plus the folders the execution
- * created since. Every item of the execution reads it, so 40 items filed into one folder by name
- * cost one list. Nothing outlives the execution: the next one asks the API again, so a folder
- * deleted or renamed in the meantime is seen at once. (A node execution has one credential, so
- * one account.)
- * Bound: one entry per execution in progress, freed with its context (a WeakMap).
- * Several processes: not shared, and nothing to share. Executions (in this process or another)
- * that create the same new name at the same moment each create a folder, then look again and file
- * into the oldest; the others remove their own (folders.ts keepOldest).
+ * Holds: each node execution's view of the folder list, read once and grown by the folders it
+ * creates, so 40 items filed into one folder by name cost one list. Bound: one entry per execution
+ * in progress (a WeakMap on its context); the next execution reads again and sees any rename.
+ * Several processes: not shared; two that create the same name each file into the oldest and
+ * remove their own (folders.ts keepOldest).
  */
 const views = new WeakMap<object, Promise<IDataObject[]>>();
 

@@ -2,19 +2,10 @@ import type { VirtualMailboxCredentials } from '../transport/credentials';
 
 /**
  * Holds: the webhook trigger's credential per workflow, node and credential id, for
- * KEEP_CREDENTIALS_MS after it was read. In n8n, reading a credential while a webhook is handled
- * costs a database query, a decryption and an expression isolate of its own: most of what the
- * trigger added to n8n's cost per delivery (bench/profile-trigger.mjs).
- * Bound: one entry per active trigger node; expired entries are dropped whenever one is added.
- * Several processes: each keeps its own copy. A delivery that fails its signature check against the
- * kept copy reads the credential again before it is rejected, so a new secret works at once in
- * every process; a secret taken out of the credential is still accepted by a process for at most
- * KEEP_CREDENTIALS_MS (and at once no more after the workflow is re-activated there).
- * The account: keyed by credential id, so another credential is read at once. An edit of the same
- * credential is not seen until it is read again: a new API key is (Add Full Resource's 401 reads
- * it again once); a new Environment or Base URL is when the deliveries come signed with the new
- * account's secret (the failed check reads it again); until then the kept copy is the account that
- * signed them.
+ * KEEP_CREDENTIALS_MS: in n8n each read costs a query, a decryption and an expression isolate,
+ * most of the trigger's cost per delivery. Bound: one entry per active trigger node.
+ * Several processes: each keeps its own copy; a failed signature check reads the credential again,
+ * so a new secret works at once everywhere. What an edit changes when: docs/seams.md.
  */
 export const KEEP_CREDENTIALS_MS = 60_000;
 

@@ -1,13 +1,8 @@
 /**
- * Holds: `scope|resource|status` → receipt time of the production deliveries the webhook trigger
- * accepted recently in this process (scope: workflow and node name; a test delivery, at the Test
- * URL, records nothing, so its copy at the Production URL still runs). n8n saves a workflow's static data only after a delivery has been
- * handled, so two copies arriving at the same moment would both read the old state; this catches
- * them.
- * Bound: RECENT_MAX entries; past it the oldest tenth is dropped (Map keeps insertion order).
- * Several processes: not shared. A copy that reaches another process (or arrives after a restart)
- * is accepted there, and its execution ends at the trigger: the claim in n8n's database
- * (VirtualMailboxTrigger/claims.ts) is what makes a delivery run once across processes.
+ * Holds: `scope|resource|status` → receipt time of the production deliveries accepted recently in
+ * this process. n8n saves static data only after a delivery, so two copies at the same moment
+ * would both read the old state; this catches them. Bound: RECENT_MAX entries, the oldest tenth
+ * dropped past it. Several processes: not shared; the claim (claims.ts) decides across them.
  */
 const RECENT_MAX = 10_000;
 const recent = new Map<string, number>();

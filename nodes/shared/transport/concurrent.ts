@@ -52,13 +52,10 @@ interface Mismatch {
 const PAGES_PER_PART = 8;
 
 /**
- * Return All of a list of more than one page, with up to `pool.max` requests in flight: the list is
- * divided into exclusive parts (planParts, sized from the first page), each part is read from both
- * ends at once (its sort and the reverse sort, meeting in the middle), and the parts are merged
- * back in the API's order. total_count is checked: the parts add up to the whole, and every page
- * of a part reports the part's first count. A part that fails fails the whole read, naming the
- * part; no request is left running. Each call of the returned function is one read (listPaginated
- * reads again on a change); filters that proved useless stay dropped for the next read.
+ * Return All of several pages with up to `pool.max` requests in flight: exclusive parts, each read
+ * from both ends, merged back in the API's order; the counts must add up (docs/lists.md). A part
+ * that fails fails the read, with no request left running. Filters that proved useless stay
+ * dropped for the next read.
  */
 export function concurrentReader(
 	ctx: ApiContext,
@@ -163,10 +160,8 @@ async function readOnce(
 }
 
 /**
- * One part: its sort from the front, the reverse sort from the back, until the two meet. Without
- * `first`, the part's first page is asked for here; a part estimated at several pages starts its
- * back end at the same time (a round trip saved), a small one only once its size is known. A
- * part past what two ends can reach is divided (options.refine) and its pieces read the same way.
+ * One part from both ends until they meet. A part estimated at several pages starts its back end
+ * with its first page (a round trip saved), a small one once its size is known.
  */
 async function readPart(
 	ctx: ApiContext,
@@ -232,7 +227,7 @@ async function readPart(
 			}
 			completed = true;
 		} finally {
-			if (!completed) stop.failed = true; // a failure: the other end and the other parts stop asking
+			if (!completed) stop.failed = true; // the other end and the other parts stop asking
 			if (claimed) state.claimed -= PAGE_SIZE_MAX;
 			sized();
 		}

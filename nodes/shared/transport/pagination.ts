@@ -34,12 +34,9 @@ const CHANGED_ADVICE =
 	'Nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query (for example with Arrived) so that the read takes fewer pages.';
 
 /**
- * Read a cursor-paginated list. Return All asks 100 per page; Limit asks min(limit, 100) on every
- * page (the cursor is bound to the query). Past the depth limit (10,000) the query is split into
- * exclusive parts whose counts must add up to the whole's; when no split reaches every item, it
- * fails before fetching, saying how many exist and how many are reachable. Return All with
- * `maxParallel` above 1 reads a list of several pages concurrently (concurrent.ts). With
- * `confirmUnchanged`, a list of several pages is read again, see below.
+ * Reads a cursor-paginated list; a Limit asks min(limit, 100) on every page, since the cursor is
+ * bound to the query. Past the depth limit the query is split into parts whose counts must add up
+ * to the whole's; with no split reaching every item it fails before fetching. See docs/lists.md.
  */
 export async function listPaginated(
 	this: ApiContext,
@@ -74,10 +71,9 @@ export function sameItems(a: IDataObject[], b: IDataObject[]): boolean {
 }
 
 /**
- * Every list read, sequential or concurrent, goes through this loop: a read that does not add up is
- * read once more from a fresh first page, and a second fails rather than return a list that may
- * miss or repeat items. Two reads listing the same items under the same count are the API's count
- * being off, not a change.
+ * Every list read goes through this loop: a read that does not add up is read once more, and a
+ * second fails rather than return a list that may miss or repeat items. Two reads listing the
+ * same items under the same count are the API's count being off, not a change.
  */
 async function readList(
 	this: ApiContext,
@@ -135,11 +131,7 @@ function countIsOff(ctx: ApiContext, path: string, listed: Listed): IDataObject[
 	return listed.items;
 }
 
-/**
- * One read, one page after another. Past the depth limit the parts are merged page by page as
- * they are read: a Limit stops once it has its items, about ⌈Limit/100⌉ pages plus one first page
- * per part.
- */
+/** One read, one page after another; past the depth limit a Limit stops once it has its items. */
 async function readInOrder(
 	ctx: ApiContext,
 	path: string,
@@ -266,10 +258,9 @@ function unreachableError(
 }
 
 /**
- * Probe each part's first page (it doubles as the part's first data page) and recurse until every
- * part holds at most `reach` items (what one query can page through). Parts that do not add up to
- * the whole while the whole's count stayed the same leave items out (an item whose value no filter
- * value selects): the next filter is tried instead. A whole whose count changed fails.
+ * Probes each part's first page (also its first data page) and divides until every part fits
+ * `reach`. Parts that do not add up to an unchanged whole leave out an item no filter value
+ * selects: the next filter is tried instead. A whole whose count changed fails.
  */
 async function planSplit(
 	ctx: ApiContext,

@@ -44,12 +44,9 @@ export interface RequestOptions {
 }
 
 /**
- * The one place that talks HTTP to the API: base URL from the credential, bearer auth through
- * n8n, query encoding, retries (429 always; 5xx and network errors for GET only) and
- * problem details → NodeApiError. Returns the parsed body (integers beyond 2^53 as strings of
- * their digits). A success must be the JSON object asked for: anything else (a proxy's or login
- * page, an empty body, a JSON string) is an error naming what came back; only a DELETE may answer
- * with an empty body, which gives `{}`.
+ * The one place that talks HTTP to the API. Integers beyond 2^53 come back as strings of their
+ * digits. A success must be the JSON object asked for (a proxy's or login page is an error naming
+ * what came back); only a DELETE may answer with an empty body, which gives `{}`.
  */
 export async function apiRequest(
 	this: ApiContext,
@@ -114,7 +111,7 @@ export async function apiRequest(
 						encoding: 'stream',
 						returnFullResponse: true,
 						ignoreHttpStatusErrors: true,
-						// A redirect is never followed: the key and request bodies go to the configured server only.
+						// Never followed: the key and bodies go to the configured server only.
 						disableFollowRedirect: true,
 						timeout: retryPolicy.timeoutMs,
 						abortSignal: deadline.signal,
@@ -122,7 +119,7 @@ export async function apiRequest(
 					{ credentialsDecrypted },
 				)) as IN8nHttpFullResponse;
 				const raw = await readCapped(answer.body, retryPolicy.maxAnswerBytes, deadline.signal);
-				// Too large: not retried (the same answer would come again); an error status keeps its status.
+				// Not retried: the same answer would come again. An error status keeps its status.
 				if (raw === undefined) {
 					answer.body = answer.statusCode < 300 ? TOO_LARGE : '';
 					return answer;
@@ -161,9 +158,8 @@ export async function apiRequest(
 }
 
 /**
- * A success whose body is not the JSON record asked for: a captive proxy's or login page, an empty
- * body, JSON of another kind. Named with what came back; a write says it may have been done.
- * A read asks again as after a 5xx (a proxy's page is often passing); a write is never repeated.
+ * A success whose body is not the record asked for. A read asks again as after a 5xx (a proxy's
+ * page is often passing); a write is never repeated and says it may have been done.
  */
 function notARecordError(
 	ctx: ApiContext,
@@ -201,20 +197,18 @@ export function parsedBody(raw: Buffer | undefined): IN8nHttpFullResponse['body'
 	return readBody(raw).body;
 }
 
-/** Pure: a byte count for people: MB from 1 MB up, else KB. */
 function sizeText(bytes: number): string {
 	return bytes >= 1024 * 1024
 		? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`
 		: `${Math.round(bytes / 1024)} KB`;
 }
 
-/** A response header's (first) value, or '' when it is absent. */
 export function headerOf(response: IN8nHttpFullResponse, name: string): string {
 	const value = response.headers?.[name];
 	return String(Array.isArray(value) ? value[0] : (value ?? ''));
 }
 
-/** A 3xx from the API: named with the target's origin only (its path or query may carry tokens). */
+/** Names the target's origin only: its path or query may carry tokens. */
 function redirectError(
 	ctx: ApiContext,
 	response: IN8nHttpFullResponse,
@@ -235,10 +229,7 @@ function redirectError(
 	});
 }
 
-/**
- * Send until success or a failure the policy does not retry (see retry.ts), then map the failure
- * to a NodeApiError. Every HTTP call of the package goes through here.
- */
+/** Sends until success or a failure retry.ts does not retry; every HTTP call goes through here. */
 export async function sendWithRetries(
 	ctx: ApiContext,
 	method: IHttpRequestMethods,
@@ -307,7 +298,7 @@ export async function sendWithRetries(
 			throw problemError(ctx.getNode(), response.statusCode, bodyText(response.body), {
 				...context,
 				attempts: attempt,
-				// Named only when the asked wait, not the number of attempts, is what stopped the retries.
+				// Named only when the asked wait, not the attempts, stopped the retries.
 				askedWaitMs:
 					attempt < retryPolicy.maxAttempts ? parseRetryAfter(failure.retryAfter, now) : undefined,
 				retryAfter: failure.retryAfter,

@@ -54,7 +54,7 @@ const NUMBER_COMPARISONS: readonly NumberComparison[] = [
 	'equals',
 ];
 
-/** The facts a rule reads; `undefined`: the item does not say (fetch it), `null`: the mail item has none. */
+/** `undefined`: the item does not say (fetch it); `null`: the mail item has none. */
 export interface Facts {
 	sender?: string | null;
 	recipient?: string | null;
@@ -62,14 +62,13 @@ export interface Facts {
 	label?: string | null;
 	summary?: string | null;
 	weight?: number | null;
-	/** The scan behind the label and summary, when the item names one: its id and whether it is completed. */
+	/** The scan behind the label and summary, when the item names one. */
 	scan?: { id: string; completed: boolean } | null;
-	/** Facts that exist but could not be read (the API refused), with the reason: the rules that need them are skipped, saying why. */
+	/** Facts the API refused to give, with why: rules that need them are skipped, saying so. */
 	unavailable?: Partial<Record<keyof Facts, string>>;
 }
 
 export interface Action {
-	/** The folder as the parameter gives it: a resource locator or a plain ID. */
 	folder: { mode: string; value: string; cachedResultName?: string };
 	markRead: boolean;
 	archive: boolean;
@@ -119,10 +118,8 @@ const NUMBER_WORDS: Record<NumberComparison, string> = {
 	equals: '=',
 };
 
-/** The text facts "Any Text" looks in. */
 const ANY_TEXT: readonly Field[] = ['sender', 'recipient', 'mailType', 'label', 'summary'];
 
-/** The facts a rule on `field` needs. */
 export function factsNeeded(field: Field): Array<keyof Facts> {
 	return field === 'anyText' ? (ANY_TEXT as Array<keyof Facts>) : [field as keyof Facts];
 }
@@ -131,7 +128,7 @@ export function factsNeeded(field: Field): Array<keyof Facts> {
 const TYPE_LABELS = new Map(optionsOf(MAIL_TYPES).map((o) => [o.value, o.name]));
 const typeLabel = (type: string) => TYPE_LABELS.get(type) ?? optionsOf([type])[0].name;
 
-/** The known values a rule on `field` tests: Any Text also finds a mail type by its name ("large letter"). */
+/** Any Text also finds a mail type by its name ("large letter"). */
 function valuesFor(field: Field, facts: Facts): Array<string | number> {
 	const values: Array<string | number> = [];
 	for (const fact of factsNeeded(field)) {
@@ -156,7 +153,7 @@ export function flagOf(raw: unknown, position: number, label: string, fallback =
 	throw new RuleError(position, `${label} must be true or false, got "${String(raw)}"`);
 }
 
-/** Pure: a folder parameter → an action's folder; throws a RuleError for an empty or malformed one. */
+/** Pure: a folder parameter → an action's folder; a RuleError for an empty or malformed one. */
 export function checkFolder(raw: unknown, position: number, label = 'Folder'): Action['folder'] {
 	const locator: IDataObject =
 		raw && typeof raw === 'object' && !Array.isArray(raw)
@@ -182,7 +179,7 @@ export function checkFolder(raw: unknown, position: number, label = 'Folder'): A
 	};
 }
 
-/** Pure: the Rules parameter (`{ rule: [...] }`) → checked rules, in order; a bad rule throws, naming its position. */
+/** Pure: the Rules parameter → checked rules, in order; a bad rule throws, naming its position. */
 export function parseRules(raw: unknown): Rule[] {
 	const list =
 		raw && typeof raw === 'object'
@@ -352,22 +349,19 @@ const n8nLiteral = (
 	}
 ).parseRegexLiteral;
 
-/** `/pattern/flags` → its source and flags (as n8n reads it); anything else is the pattern itself. */
+/** `/pattern/flags` → its source and flags, as n8n reads it; else the pattern itself. */
 function parsePattern(value: string): { source: string; flags: string } {
 	if (n8nLiteral) return n8nLiteral(value);
 	const match = /^\/(.*?)\/([gimsuy]*)$/.exec(value);
 	return match ? { source: match[1], flags: match[2] } : { source: value, flags: '' };
 }
 
-/**
- * A user's pattern against a text through n8n's safe regex (n8n-workflow; n8n 1.123 and 2.x have it),
- * which stops a pattern that backtracks without end after 250 ms instead of holding the instance.
- */
+/** n8n's safe regex stops a pattern that backtracks without end after 250 ms. */
 function regexTest(source: string, text: string, flags: string): boolean {
 	return n8nRegex ? n8nRegex.test(source, text, flags) : new RegExp(source, flags).test(text);
 }
 
-/** REST's mail type for any spelling the nodes' outputs carry (`LARGELETTER`, `Large letter`, `large_letter`): the canonical form every node outputs. */
+/** REST's mail type for any spelling an output carries (`LARGELETTER`, `Large letter`). */
 export function normalizeMailType(value: unknown): string | null {
 	if (typeof value !== 'string' || value.trim() === '') return null;
 	return String(canonicalMailType(value));
@@ -411,9 +405,8 @@ export function isFilingOutput(json: IDataObject): boolean {
 }
 
 /**
- * Pure: a scan (a scan delivery of any trigger version, a REST scan): a version 1 delivery names
- * the scan by `uuid`; a REST scan and a version 2 delivery have `mail_id` with the scan's `type`
- * or `status`. Other items with a `mail_id` (File by Rules' own output, a seeded mail item) are not.
+ * Pure: a version 1 delivery names the scan by `uuid`; a REST scan and a version 2 delivery have
+ * `mail_id` with `type` or `status`, which File by Rules' output and a seeded mail item lack.
  */
 export function isScanItem(json: IDataObject): boolean {
 	if (isFilingOutput(json)) return false;
@@ -426,11 +419,7 @@ export function isScanItem(json: IDataObject): boolean {
 	);
 }
 
-/**
- * Pure: the mail item an input item carries, if any: the item itself (a mail item of a trigger,
- * the Poll Trigger, Get, Get Many), the trigger's fetched `mail_item`, File by Rules' `mail`; a
- * scan carries none.
- */
+/** Pure: the item itself, the trigger's fetched `mail_item` or File by Rules' `mail`. */
 export function mailItemOf(json: IDataObject): IDataObject | undefined {
 	if (isObject(json.mail_item)) return json.mail_item;
 	if (isFilingOutput(json)) return json.mail as IDataObject;
@@ -438,10 +427,8 @@ export function mailItemOf(json: IDataObject): IDataObject | undefined {
 }
 
 /**
- * Pure: the facts an input item states. The items of the webhook trigger (version 2: REST names;
- * 1 and 1.1: the delivery as sent, `ai_label`, upper-case types), the Poll Trigger, Mail → Get
- * and Get Many, a scan (which names its mail item by `mail_id`) and File by Rules' own output
- * (its `mail`) all read here; what an item does not carry stays undefined.
+ * Pure: the facts an input item states, whichever node and version gave it (a version 1
+ * delivery's names and upper-case types too); what it does not carry stays undefined.
  */
 export function factsOfItem(json: IDataObject): Facts {
 	if (isFilingOutput(json)) return factsOfItem(json.mail as IDataObject);
@@ -490,7 +477,7 @@ export interface MailState {
 	status?: string | null;
 }
 
-/** Pure: the state a mail item states: a list entry's `folder_id`, a detail's `folder`, `is_read`, `mail_status`. */
+/** Pure: a list entry has `folder_id`, a detail `folder`. */
 export function stateOfMail(mail: IDataObject | undefined): MailState {
 	if (!mail) return {};
 	const folder = mail.folder;
@@ -531,7 +518,7 @@ export function stateOfItem(json: IDataObject): MailState {
 	};
 }
 
-/** Pure: a mail item's `scan` reference → the label it carries and, with no scan, no summary either. */
+/** Pure: with no scan there is no summary either. */
 export function scanFacts(scan: unknown): Facts {
 	if (scan === undefined) return {};
 	if (!isObject(scan)) return { scan: null, label: null, summary: null };
@@ -625,7 +612,7 @@ export function decide(rules: Rule[], facts: Facts): Decision {
 	return { kind: 'none', skipped };
 }
 
-/** Pure: the mail item an input item is about: `mail_id` of a scan, else `id` (a mail item's, or v1 scan delivery's mail id). */
+/** Pure: a scan's `mail_id`, else `id` (a version 1 scan delivery's is the mail id). */
 export function mailIdOfItem(json: IDataObject): string | undefined {
 	const pick = (value: unknown) =>
 		typeof value === 'string' || typeof value === 'number'

@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-// Literal copies of SERVERS in nodes/shared/constants.ts: credential test expressions cannot import.
+// Copies of SERVERS (nodes/shared/constants.ts): credential test expressions cannot import.
 // test/unit/credentials/credential.test.mjs fails if the two drift apart.
 const PRODUCTION_URL = 'https://api.usglobalmail.com';
 const SANDBOX_URL = 'https://api-sandbox.usglobalmail.com';
@@ -117,8 +117,7 @@ export class VirtualMailboxApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			// The same as baseUrlOf in nodes/shared/transport/credentials.ts (trimmed, trailing slashes and
-			// /v1 dropped), so a Base URL the nodes accept passes the test.
+			// As baseUrlOf (nodes/shared/transport/credentials.ts): a Base URL the nodes accept passes.
 			baseURL: `={{ $credentials.environment === "custom" ? String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "") : ($credentials.environment === "sandbox" ? "${SANDBOX_URL}" : "${PRODUCTION_URL}") }}`,
 			url: '/v1/account',
 		},
@@ -127,7 +126,7 @@ export class VirtualMailboxApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					// n8n shows this text as is (no expressions); the node's own 401 errors name the likely mismatch.
+					// Shown as is (no expressions); the nodes' own 401 errors name the likely mismatch.
 					message:
 						'The API key was rejected (401). A production (live) key works only with Production and a sandbox (test) key only with Sandbox: check that Environment matches the key, or create a new key in the dashboard.',
 				},

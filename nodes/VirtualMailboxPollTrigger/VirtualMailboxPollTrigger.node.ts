@@ -29,11 +29,9 @@ import { accountIdDigest, changeOf, fingerprintOf, type PollState } from './stat
 
 /**
  * Each new mail item and each scan completion is emitted once, none from before activation: a
- * state without this account, event and query's fingerprint primes (records where the mailbox
- * stands, emits nothing). New mail is what the query lists above a floor that never goes down and
- * is not recorded; a completion is a scan a poll saw in process (or created after priming) that
- * completed. One poll runs per trigger per process. The guarantee and its limits:
- * docs/poll-trigger.md (the numbers in limits.ts).
+ * state of another account, event or query primes (records where the mailbox stands, emits
+ * nothing). One poll runs per trigger per process. The guarantee and its limits:
+ * docs/poll-trigger.md.
  */
 type PollEvent = 'new-mail' | CompletionEvent;
 
@@ -130,10 +128,8 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				const fingerprint = fingerprintOf(event, query, account);
 				const change = changeOf(state.fingerprint, fingerprint);
 				if (!change.sameRead || change.account !== 'same') {
-					// Another credential or API key on the same server, and the same event and query:
-					// the state goes on when GET /v1/account names the account it recorded (a rotation).
-					// First activation, Event or Filters edited, another server or another account:
-					// start over (prime), never replay. The account is asked only when it may have changed.
+					// Another credential or API key on the same server goes on when GET /v1/account names
+					// the account recorded (a rotation); anything else primes, never replays.
 					const accountId = change.account === 'same' ? state.accountId : await accountIdOf(this);
 					const sameAccount =
 						change.sameRead &&
@@ -202,7 +198,7 @@ async function attachFiles(
 						signal,
 					}),
 			);
-		// Cut off by the poll's deadline (the link request or the file): say so, not what the cut looked like.
+		// Cut off by the poll's deadline: say so, not what the cut looked like.
 		if (item.json.download_error !== undefined && deadline.signal.aborted)
 			item.json.download_error = late;
 	}

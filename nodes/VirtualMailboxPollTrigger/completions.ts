@@ -18,12 +18,9 @@ import { canonicalRecord, canonicalScanType } from '../shared/values';
 export type CompletionEvent = 'scan-completed' | 'open-completed';
 
 /**
- * Scan Completed / Open Completed (the guarantee: VirtualMailboxPollTrigger.node.ts). Each poll
- * reads `GET /v1/scans` of the event's type twice, newest created first: the scans in process or
- * restoring now (all of them, however old: a restored scan counts from when a poll sees it
- * restoring), then the newest scans down to the newest one seen before (a scan requested and
- * finished between two polls). A scan pending at the last poll that neither shows is asked for by
- * id. Nothing pending and nothing new: two requests.
+ * Scan Completed / Open Completed: each poll lists the scans in process or restoring now, however
+ * old, then the newest down to the newest seen before (one requested and finished between polls).
+ * A scan pending at the last poll that neither shows is asked for by id. See docs/poll-trigger.md.
  */
 export async function pollCompletions(
 	this: IPollFunctions,
@@ -80,7 +77,7 @@ export async function pollCompletions(
 		try {
 			scan = (await apiRequest.call(this, 'GET', `/v1/scans/${segment(id)}`)) as IDataObject;
 		} catch (error) {
-			if ((error as NodeApiError).context?.status === 404) continue; // deleted for good: nothing to emit
+			if ((error as NodeApiError).context?.status === 404) continue; // deleted: nothing to emit
 			found.pending[id] = state.pending![id];
 			failure ??= error;
 			continue;
@@ -88,7 +85,6 @@ export async function pollCompletions(
 		if (isPending(scan)) found.pending[id] = createdMs(scan);
 		else if (isCompleted(scan) && !emitted.has(completionKey(scan))) found.completed.push(scan);
 	}
-	// In the order they completed.
 	const completedAt = (scan: IDataObject) =>
 		Date.parse(String(scan.status_updated_at ?? scan.updated_at ?? '')) || 0;
 	const completed = found.completed.sort((a, b) => completedAt(a) - completedAt(b));
@@ -103,7 +99,7 @@ export async function pollCompletions(
 	return completed.map((json) => ({ json: { event, ...canonicalRecord(json, 'scan') } }));
 }
 
-/** Every status the `GET /v1/scans` filter can ask for (provider-endpoints.md). */
+/** The statuses the `GET /v1/scans` filter can ask for (provider-endpoints.md). */
 const LISTED_STATUSES = [
 	'in_process',
 	'restoring',

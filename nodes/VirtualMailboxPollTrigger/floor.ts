@@ -11,7 +11,7 @@ export type OrderKey = [number, number];
 /** The id the window's part of the floor carries: below every item that arrived at that instant. */
 const BEFORE_ANY_ID = -1;
 
-/** No order key without an arrival date (nullable in the API): such an item is skipped (docs/poll-trigger.md). */
+/** An arrival date may be null in the API: such an item has no key and is skipped. */
 export function orderKeyOf(item: IDataObject): OrderKey | undefined {
 	const arrival = Date.parse(String(item.arrival_date ?? ''));
 	return Number.isNaN(arrival) ? undefined : [arrival, Number(item.id) || 0];
@@ -38,16 +38,11 @@ function newestFirst(recorded: Record<string, number>): OrderKey[] {
 		.sort((a, b) => compareKeys(b, a));
 }
 
-/** The key of the MAX_REMEMBERED-th newest recorded item, if that many are recorded. */
 export function rememberedKey(recorded: Record<string, number>): OrderKey | undefined {
 	return newestFirst(recorded)[MAX_REMEMBERED - 1];
 }
 
-/**
- * The floor after `recorded` changed: the highest of the previous floor, the newest recorded
- * arrival less LATE_WINDOW, and `remembered` (a MAX_REMEMBERED-th newest recorded item). Never
- * lower than before.
- */
+/** Never lower than before. */
 export function raiseFloor(
 	floor: OrderKey | undefined,
 	recorded: Record<string, number>,
@@ -57,7 +52,6 @@ export function raiseFloor(
 	return highest([floor, newest && [newest[0] - LATE_WINDOW_MS, BEFORE_ANY_ID], remembered]);
 }
 
-/** New Mail's part of the state (PollState). */
 export interface FloorState {
 	floor?: OrderKey;
 	/** The MAX_REMEMBERED-th newest recorded item when the last poll ended: the floor's next step. */
@@ -66,11 +60,9 @@ export interface FloorState {
 }
 
 /**
- * `recorded` plus `items`, then the floor raised (to `past` too, if given) and the ids at or below
- * it forgotten. The MAX_REMEMBERED part of the floor lags one poll: it is the MAX_REMEMBERED-th
- * newest item recorded when the previous poll ended, so that an item a moving list hid from a
- * poll that emitted 1,000 newer ones is still above the floor for the next poll (limit 3). So up
- * to MAX_REMEMBERED + MAX_EMIT_PER_POLL ids are kept. Priming (`atOnce`) applies it at once.
+ * The MAX_REMEMBERED part of the floor lags one poll, so that an item a moving list hid from a
+ * poll that emitted 1,000 newer ones is still above the floor for the next. Priming (`atOnce`)
+ * applies it at once.
  */
 export function recordItems(
 	state: FloorState,
@@ -93,10 +85,7 @@ export function recordItems(
 	return { floor, remembered, recorded: kept };
 }
 
-/**
- * New mail among the items a poll listed: above the floor and not recorded, each id once, oldest
- * first. The first MAX_EMIT_PER_POLL are emitted now; the rest are new mail for the next polls.
- */
+/** Oldest first; past MAX_EMIT_PER_POLL the rest wait for the next polls. */
 export function selectNew(
 	listed: Iterable<IDataObject>,
 	floor: OrderKey | undefined,
@@ -117,10 +106,7 @@ export function selectNew(
 	};
 }
 
-/**
- * Priming reads the whole mailbox newest first (the keys of its dated items) down to here: an item more than LATE_WINDOW older
- * than the newest one, or past the MAX_REMEMBERED newest (what the floor would forget at once).
- */
+/** Priming reads newest first down to what the floor would forget at once. */
 export function primingDone(read: OrderKey[]): boolean {
 	if (read.length >= MAX_REMEMBERED) return true;
 	return read.length > 0 && read.at(-1)![0] < read[0][0] - LATE_WINDOW_MS;

@@ -17,11 +17,7 @@ import {
 import type { PollState } from './state';
 import { canonicalRecord } from '../shared/values';
 
-/**
- * New Mail (the guarantee: VirtualMailboxPollTrigger.node.ts). Each poll reads `query` (the
- * trigger's filters, sort=newest) down to the floor, the cursor used within this poll only, and
- * emits what is above the floor and not recorded, oldest first.
- */
+/** New Mail: each poll reads down to the floor and emits what it has not recorded, oldest first. */
 export async function pollNewMail(
 	this: IPollFunctions,
 	state: PollState,
@@ -49,10 +45,8 @@ export async function pollNewMail(
 	const read: FloorRead = { items: new Map() };
 	await readDownToFloor.call(this, query, floor, read);
 	if (read.unreached && !(state.reported && compareKeys(read.unreached, state.reported) <= 0)) {
-		// Mail out of reach, not reported before. The first report fails this poll at once (n8n
-		// shows a failed poll's error; a poll cannot both emit and fail), the floor unchanged, so
-		// the next poll emits the mail the parts read in full listed. Out of reach further still
-		// (the part grew meanwhile): the next poll reports that, this one emits.
+		// Mail out of reach is reported once, by failing this poll (a poll cannot both emit and
+		// fail) with the floor unchanged: the next poll emits what was read in full.
 		const from = state.reported?.[0] ?? floor?.[0] ?? null;
 		const first = !state.reported;
 		state.reported = read.unreached;
@@ -85,10 +79,7 @@ function unreachableError(
 	);
 }
 
-/**
- * Priming: the whole mailbox (no filters: mail the filters leave out now may match later), newest
- * first, down to LATE_WINDOW below the newest item or MAX_REMEMBERED items, recorded. Emits nothing.
- */
+/** Priming reads without the filters: mail they leave out now may match later. */
 async function prime(this: IPollFunctions, state: PollState): Promise<void> {
 	const read: IDataObject[] = [];
 	const keys: OrderKey[] = [];
@@ -106,16 +97,15 @@ async function prime(this: IPollFunctions, state: PollState): Promise<void> {
 }
 
 interface FloorRead {
-	/** Every item listed above the floor, by id (a cursor that counts positions may list one twice). */
+	/** By id: a cursor that counts positions may list one twice. */
 	items: Map<string, IDataObject>;
 	/** The highest of the lowest keys read in parts the API would not list down to the floor. */
 	unreached?: OrderKey;
 }
 
 /**
- * Reads `query` newest first down to the floor. The API lists one query only DEPTH_LIMIT items
- * deep: a query that ends (or refuses its cursor) above the floor is divided by the filters of
- * MAIL_SPLITS, each part read the same way; a part no filter divides further is unreached.
+ * The API lists a query only DEPTH_LIMIT deep: one that ends above the floor is divided by the
+ * filters of MAIL_SPLITS; a part no filter divides further is unreached.
  */
 async function readDownToFloor(
 	this: IPollFunctions,
@@ -134,8 +124,8 @@ async function readDownToFloor(
 			listed += page.data.length;
 			for (const item of page.data) {
 				const key = orderKeyOf(item);
-				if (!key) continue; // undated: no place in the order, never new mail (docs/poll-trigger.md)
-				if (!isAboveFloor(key, floor)) return; // newest first: the rest is at or below the floor too
+				if (!key) continue; // undated: never new mail
+				if (!isAboveFloor(key, floor)) return; // newest first: so is the rest
 				read.items.set(String(item.id), item);
 				lowest = key;
 			}

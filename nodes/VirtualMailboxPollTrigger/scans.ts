@@ -4,10 +4,10 @@ import { canonicalScanStatus, isFinishedScanStatus } from '../shared/values';
 
 /** Scan and Open Completed's decisions, pure. */
 
-/** Completions remembered as emitted (a backstop: a completion is emitted only once it left pending). */
+/** A backstop: a completion is emitted only once it left pending. */
 export const MAX_EMITTED = 1_000;
 
-/** The statuses of a scan still to complete the `GET /v1/scans` filter can ask for (lower case there). */
+/** Lower case, as the `GET /v1/scans` filter takes them. */
 export const PENDING_STATUSES = ['in_process', 'restoring'];
 
 /**
@@ -32,7 +32,7 @@ export function createdMs(scan: IDataObject): number {
 	return Date.parse(String(scan.created_at ?? ''));
 }
 
-/** The newest scans seen: a scan created later, or in the same instant and not among them, is new. */
+/** A scan created later, or in the same instant and not among these, is new. */
 export interface NewestScans {
 	newestCreated?: number;
 	newestIds?: string[];
@@ -47,7 +47,6 @@ export function isNewScan(scan: IDataObject, seen: NewestScans): boolean {
 	);
 }
 
-/** `seen` moved up to the newest of `scans`. */
 export function newestOf(scans: IDataObject[], seen: NewestScans): NewestScans {
 	let { newestCreated, newestIds = [] } = seen;
 	for (const scan of scans) {
@@ -61,7 +60,7 @@ export function newestOf(scans: IDataObject[], seen: NewestScans): NewestScans {
 	return { newestCreated, newestIds };
 }
 
-/** What a poll knows: the scans pending before it, those listed pending now, the newest scans listed. */
+/** What a poll knows. */
 export interface ScanReading {
 	/** id → created_at ms of the scans pending at the last poll (or priming). */
 	pendingBefore: Record<string, number>;
@@ -73,11 +72,7 @@ export interface ScanReading {
 	emitted: ReadonlySet<string>;
 }
 
-/**
- * A scan's completion is emitted if it was seen pending (before or in this poll) or is new, and
- * not emitted before. Returns the completions, what stays pending, and the scans pending before
- * that neither list shows (their status is asked for by id).
- */
+/** A completion is emitted if its scan was seen pending or is new, and not emitted before. */
 export function examineScans(reading: ScanReading): {
 	completed: IDataObject[];
 	pending: Record<string, number>;

@@ -13,7 +13,7 @@ export interface PollState extends IDataObject {
 	fingerprint?: Fingerprint;
 	/** accountIdDigest of the account last named: tells a key rotation from another account. */
 	accountId?: string;
-	/** New Mail: mail at or below this [arrival ms, numeric id] is never emitted; it never goes down. */
+	/** New Mail: [arrival ms, numeric id] at or below which nothing is emitted; never lowered. */
 	floor?: [number, number];
 	/** New Mail: the MAX_REMEMBERED-th newest recorded item; the next poll raises the floor to it. */
 	remembered?: [number, number];
@@ -40,7 +40,6 @@ export interface Fingerprint extends IDataObject {
 	account: Account;
 }
 
-/** Pure: a digest of the account id `GET /v1/account` returns, as the state keeps it. */
 export function accountIdDigest(id: unknown): string | undefined {
 	return id === undefined || id === null || id === '' ? undefined : digest(String(id));
 }

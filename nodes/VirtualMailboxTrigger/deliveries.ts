@@ -3,11 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { recentDeliveries } from '../shared/state/recentDeliveries';
 
 /**
- * The webhook's window in front of the database claim (claims.ts), in the process that received
- * the delivery: a delivery whose key (deliveryKey.ts) was accepted within the Duplicate Window is
- * dropped before any execution starts. It reads this process's recent deliveries (copies arriving
- * at the same moment) and the node's static data (which n8n saves unreliably for webhooks), so
- * across processes and restarts the claim decides. See docs/webhook-trigger.md, "Duplicates".
+ * The webhook's window in front of the database claim: a delivery whose key was accepted within
+ * the Duplicate Window is dropped before an execution starts. It sees this process's recent
+ * deliveries and the static data n8n saves unreliably for webhooks, so the claim decides across
+ * processes and restarts. See docs/webhook-trigger.md, "Duplicates: each delivery runs once".
  */
 export interface DeliveryState extends IDataObject {
 	/** Delivery key (deliveryKey.ts) → receipt time (ms) of the last delivery seen. */
@@ -83,7 +82,6 @@ function prune(state: DeliveryState, now: number, windowMs: number): void {
 	if (Object.keys(state.latest).length > MAX_ENTRIES * 1.1) trim(state.latest, (entry) => entry.at);
 }
 
-/** Keep the newest MAX_ENTRIES entries. */
 function trim<T>(record: Record<string, T>, time: (value: T) => number): void {
 	const keys = Object.keys(record);
 	if (keys.length <= MAX_ENTRIES) return;

@@ -5,12 +5,12 @@ import { canonicalScanStatus } from '../shared/values';
 import { detectEvent, EVENTS, type EventName } from './events';
 
 /**
- * What makes two deliveries one (docs/webhook-trigger.md, "Duplicates"): the key the webhook's
- * in-process window, its static data, the catch-up and the database claim (claims.ts) all use, and
- * the one digest of a delivery's content behind it.
+ * What makes two deliveries one: the key the webhook's window, the catch-up and the claim all use,
+ * and the one content digest behind it. See docs/webhook-trigger.md, "Duplicates: each delivery
+ * runs once".
  */
 
-/** Fields the trigger adds to an item (Add Full Resource, Download File, their errors): not delivered content. */
+/** Fields the trigger adds to an item: not delivered content. */
 const ADDED_FIELDS = new Set([
 	'event',
 	'mail_item',
@@ -24,10 +24,7 @@ const ADDED_FIELDS = new Set([
 	'caught_up',
 ]);
 
-/**
- * A digest of a delivery's or item's content: without what the trigger added, pre-signed links
- * (signed anew for every delivery) and the message text; an object `delivery` counts by its content.
- */
+/** Pre-signed links are signed anew for every delivery: they are not content. */
 export function contentDigest(record: IDataObject): string {
 	const content = (fields: IDataObject): Array<[string, unknown]> =>
 		Object.keys(fields)

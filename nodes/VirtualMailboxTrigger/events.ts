@@ -9,17 +9,10 @@ type Payload = Record<string, unknown>;
 const has = (body: Payload, key: string) => Object.prototype.hasOwnProperty.call(body, key);
 
 /**
- * Pure: which event a delivery is. Bodies carry no event name (the subscription implies it), so
- * the payload's shape decides (spec "Payloads"); a payload the spec's tables do not quite describe
- * still runs when it is plausibly one of the selected events, so an unknown shape never loses an
- * event:
- * - `uuid` is a scan or open update; a result link or AI field tells which. Without them (a
- *   rejected, cancelled or in-process request) the selected event tells when only one of the two
- *   is selected, else the mail type (the SDK: letters and large letters take a scan, the other
- *   types an open-and-scan). Undefined when neither tells (the trigger then asks the API).
- * - `tracking_data`, `destination_address` or `auto_forward`, or an `id` with a `status`, is a
- *   shipment update; `image_url` or `mail_status`, or an `id` with a `mail_type`, is new mail.
- * Unrecognised: a body with none of these (no id of any event).
+ * Pure: which event a delivery is. Bodies carry no event name, so the payload's shape decides
+ * (docs/webhook-trigger.md, "Which event a delivery is"); a shape the spec does not quite describe
+ * still runs when it is plausibly a selected event, so none is lost. Undefined: a scan or open
+ * update that nothing tells apart (the trigger then asks the API).
  */
 export function detectEvent(
 	body: unknown,
@@ -52,7 +45,7 @@ export function detectEvent(
 	return undefined;
 }
 
-/** The event of a scan or open update by its mail type (SDK: LETTER and LARGELETTER take a scan, the rest an open). */
+/** The SDK: LETTER and LARGELETTER take a scan, the other mail types an open. */
 function scanEventOfMailType(mailType: unknown): EventName | undefined {
 	const type = canonicalMailType(mailType);
 	if (typeof type !== 'string' || !(MAIL_TYPES as readonly string[]).includes(type))
@@ -70,7 +63,6 @@ export function scanEventOfType(type: unknown): EventName | undefined {
 			: undefined;
 }
 
-/** The pre-signed link each event carries, if any. */
 export const FILE_FIELD: Record<EventName, string | undefined> = {
 	'new-mail': 'image_url',
 	'scan-update': 'scan_result_url',

@@ -9,10 +9,8 @@ import {
 import type { EventName } from './events';
 
 /**
- * Pure: a delivery in the REST API's shape, as the trigger outputs it from version 2 on, so one
- * rule matches this item, Mail → Get's and the Poll Trigger's. The field map, null for empty text
- * and the canonical enums: docs/webhook-trigger.md, "Output: one shape of mail". Unknown fields pass
- * through; the computed scan `type` comes last and wins over a delivered field of that name.
+ * Pure: a delivery in the REST API's shape (version 2), so one rule matches this item, Mail →
+ * Get's and the Poll Trigger's. See docs/webhook-trigger.md, "Output: one shape of mail".
  */
 export function restShapeOf(event: EventName, body: IDataObject): IDataObject {
 	if (event === 'new-mail') return mapFields(body, NEW_MAIL);
@@ -35,9 +33,7 @@ const same = (value: unknown) => value;
 const idText = (value: unknown) => (typeof value === 'number' ? String(value) : value);
 const emptyAsNull = (value: unknown) => (value === '' ? null : value);
 
-// Enums in the one canonical form every node outputs (shared/values.ts): LARGELETTER →
-// large_letter, INBOX → inbox, a scan's status upper case, a shipment's any internal state (the
-// provider's sample sends PROCESSED) → in_progress. Unknown values keep their words.
+// Enums in the canonical form every node outputs (shared/values.ts).
 const mailType = canonicalMailType;
 const shipmentStatus = canonicalShipmentStatus;
 
@@ -58,7 +54,6 @@ function summaryList(value: unknown): unknown {
 		.filter((line) => line !== '');
 }
 
-/** Renamed and converted per `map`; fields it does not name pass through unchanged. */
 function mapFields(record: IDataObject, map: FieldMap): IDataObject {
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(record)) {

@@ -12,10 +12,8 @@ const TIMESTAMP_SUFFIX = '-webhook-timestamp';
 type Found = { value?: string; error?: string };
 
 /**
- * The signature and timestamp headers: names ending with `-webhook-signature` and
- * `-webhook-timestamp` (the service name before them is not fixed: USGM in production), found in
- * one pass. Missing, several such headers, or a repeated one (an array, or values Node joined
- * with ", ") make the delivery unverifiable.
+ * The prefix of `-webhook-signature` and `-webhook-timestamp` is the service's name, not fixed.
+ * Several such headers, or a repeated one, make the delivery unverifiable.
  */
 function findHeaders(headers: HeaderMap): { signature: Found; timestamp: Found } {
 	const signature: Found = {};
@@ -45,11 +43,7 @@ function findHeaders(headers: HeaderMap): { signature: Found; timestamp: Found }
 	return { signature, timestamp };
 }
 
-/**
- * Pure: check a delivery's signature. Signed string = `<timestamp>.<raw body bytes>`, HMAC-SHA256
- * with the webhook secret, hex; compared in constant time; any of `secrets` (current, previous)
- * may match; the timestamp (ms) must be within `toleranceMs` of `now` either way. Never throws.
- */
+/** Pure: HMAC-SHA256 of `<timestamp>.<raw body>`, hex, with any of `secrets`. Never throws. */
 export function verifySignature(
 	headers: HeaderMap,
 	rawBody: Buffer | undefined,
@@ -71,7 +65,7 @@ export function verifySignature(
 		const timestamp = Number(stamp);
 		if (Math.abs(now - timestamp) > toleranceMs)
 			return { ok: false, reason: 'timestamp outside the tolerance window' };
-		// Hex decoding stops at the first non-hex character, so 32 bytes from 64 characters means all hex.
+		// Hex decoding stops at the first non-hex character: 32 bytes from 64 means all hex.
 		const given = signature.length === 64 ? Buffer.from(signature, 'hex') : undefined;
 		if (!given || given.length !== 32)
 			return { ok: false, reason: 'signature is not 64 hex characters' };

@@ -9,9 +9,8 @@ export const SERVERS = {
 
 export type Environment = keyof typeof SERVERS | 'custom';
 
-/** The API caps `limit` at 100 per page. */
 export const PAGE_SIZE_MAX = 100;
-/** Pagination reaches only the first 10,000 items of one result set. */
+/** Pagination reaches only this deep into one result set. */
 export const DEPTH_LIMIT = 10_000;
 
 /** Query values of GET /v1/mails list filters, as the spec gives them. */

@@ -19,7 +19,6 @@ export const PERIOD_OPTIONS = [
 	{ name: 'Past Year', value: 'year' },
 ];
 
-/** The `sort` filter of the mail and scan lists. */
 export const SORT_FILTER: INodeProperties = {
 	displayName: 'Sort',
 	name: 'sort',
@@ -31,7 +30,6 @@ export const SORT_FILTER: INodeProperties = {
 	],
 };
 
-/** A Get Many operation's Filters collection (node parameter `filters`). */
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Filters',
@@ -65,10 +63,7 @@ export function returnAllAndLimit(): INodeProperties[] {
 	];
 }
 
-/**
- * Return All's Options collection (node parameter `options`, shown with Return All on): Confirm
- * List Unchanged, then the operation's own options (sorted by name).
- */
+/** Confirm List Unchanged, then the operation's own options (sorted by name). */
 export function returnAllOptions(options: INodeProperties[] = []): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -92,10 +87,8 @@ export function returnAllOptions(options: INodeProperties[] = []): INodeProperti
 }
 
 /**
- * Resource locator for an object picked from a searchable list (`searchListMethod`, a method of
- * the action node's listSearch) or given by ID. `idPattern` lets the editor flag a malformed ID;
- * the operation checks the ID again at run time (getId), also when a saved workflow holds a
- * plain string instead of a locator.
+ * `idPattern` lets the editor flag a malformed ID; the operation checks it again at run time
+ * (getId), also when a saved workflow holds a plain string instead of a locator.
  */
 export function idLocator(spec: {
 	displayName: string;

@@ -39,7 +39,7 @@ export const outputFieldOption: INodeProperties = {
 	displayOptions: { show: { downloadFile: [true] } },
 };
 
-/** "Max File Size (MB)": larger files are not downloaded. `overrides` places it (display conditions). */
+/** Larger files are not downloaded. `overrides` places it (display conditions). */
 export function maxFileSizeOption(overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Max File Size (MB)',
@@ -63,10 +63,7 @@ export function maxBytesOf(options: IDataObject): number {
 	);
 }
 
-/**
- * A scan's file: GET /v1/scans/{id}/file gives a short-lived signed link, fetched at once; the
- * link itself is never output.
- */
+/** The signed link is short-lived: fetched at once, never output. */
 export async function downloadScanFile(
 	this: FileContext,
 	scanId: string,
@@ -89,10 +86,7 @@ export async function downloadScanFile(
 	return await downloadFile.call(this, link.url, fallbackName, { itemIndex, maxBytes, signal });
 }
 
-/**
- * Put a downloaded file into `item.binary[property]`. A failure is written into the item as
- * `download_error` instead of losing the item: triggers must not drop events.
- */
+/** A failure goes into the item as `download_error`: triggers must not drop events. */
 export async function attachFile(
 	this: FileContext,
 	item: INodeExecutionData,
@@ -110,7 +104,7 @@ export async function attachFile(
 	}
 }
 
-/** attachFile for a pre-signed link from a payload or a mail item (`missing`: the error when there is none). */
+/** `missing`: the error when there is no link. */
 export async function attachLink(
 	this: FileContext,
 	item: INodeExecutionData,

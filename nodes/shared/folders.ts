@@ -206,7 +206,7 @@ export function foldersNamed(
 	return matches.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-/** Pure: the SDK declares `{ data: [...] }`; a bare array or another single list key is read too. */
+/** Pure: the SDK declares `{ data }`; a bare array or another single list key is read too. */
 export function unwrapFolderList(body: unknown): IDataObject[] | undefined {
 	if (Array.isArray(body)) return body as IDataObject[];
 	if (!body || typeof body !== 'object') return undefined;

@@ -61,7 +61,6 @@ export const MAIL_FILTERS: INodeProperties[] = [
 const toList = (value: unknown): string[] =>
 	Array.isArray(value) ? (value as string[]) : value ? [String(value)] : [];
 
-/** Pure: the node's filters → the GET /v1/mails query. */
 export function mailQuery(filters: IDataObject, folderId?: string): Query {
 	return {
 		status: toList(filters.status),
@@ -84,11 +83,7 @@ const mailStatusOf = canonical(canonicalMailStatus);
 const mailTypeOf = canonical(canonicalMailType);
 const scanStatusOf = canonical(canonicalScanStatus);
 
-/**
- * Exclusive partitions of the mailbox the API can filter on, tried in this order past the depth
- * limit; `sampleValue` reads an item's value so a page of items can size the parts of a
- * concurrent read.
- */
+/** Exclusive partitions of the mailbox, tried in this order past the depth limit. */
 export const MAIL_SPLITS: readonly SplitDimension[] = [
 	{ param: 'status', values: MAIL_STATUSES, sampleValue: (item) => mailStatusOf(item.mail_status) },
 	{ param: 'mail_type', values: MAIL_TYPES, sampleValue: (item) => mailTypeOf(item.mail_type) },
@@ -105,11 +100,9 @@ export const MAIL_SPLITS: readonly SplitDimension[] = [
 ];
 
 /**
- * The order GET /v1/mails returns, as far as the spec says: by arrival, newest or oldest first.
- * Items arriving at the same instant compare equal: their order is whatever the API gives (the
- * spec says nothing of ties), never one made up here. Mail without an arrival date (nullable in
- * the spec) comes first newest first and last oldest first, as if it arrived after everything
- * else (how a database orders nulls in a descending sort).
+ * The order GET /v1/mails returns, as far as the spec says. Same-instant items compare equal: the
+ * spec says nothing of ties. Mail without an arrival date sorts as if it arrived last, as a
+ * database orders nulls.
  */
 export function mailOrder(sort: string): (a: IDataObject, b: IDataObject) => number {
 	const direction = sort === 'oldest' ? 1 : -1;

@@ -8,7 +8,7 @@ import { LIST_PERIODS } from './constants';
 
 export type IdKind = 'numeric' | 'text';
 
-/** A resource locator ({ __rl, mode, value }) or, in older or hand-written workflows, a plain value → the value. */
+/** Older or hand-written workflows hold a plain value instead of a resource locator. */
 export function locatorValue(raw: unknown): unknown {
 	const isLocator =
 		raw !== null &&
@@ -18,10 +18,7 @@ export function locatorValue(raw: unknown): unknown {
 	return isLocator ? (raw as IDataObject).value : raw;
 }
 
-/**
- * Read an id parameter that may be a resource locator ({ mode, value }) or, in older or
- * hand-written workflows, a plain string; check it before any request is made.
- */
+/** Checked before any request. */
 export function getId(
 	this: IExecuteFunctions,
 	name: string,
@@ -153,11 +150,7 @@ export function requireChanges(
 
 type Period = (typeof LIST_PERIODS)[number];
 
-/**
- * Pure: a list period (the `arrived` and `scanned` filters) as a person or an AI agent writes it
- * → the API's value: `week`, "Past Week" (as the picker names it), "this week", "last 7 days",
- * "half year", "6 months"; anything else is undefined.
- */
+/** Pure: a period as a person or an AI agent writes it ("Past Week", "last 7 days") → `week`. */
 export function periodOf(value: unknown): Period | undefined {
 	if (typeof value !== 'string') return undefined;
 	const words = value
@@ -179,7 +172,7 @@ export function periodOf(value: unknown): Period | undefined {
 	return (LIST_PERIODS as readonly string[]).includes(key) ? (key as Period) : aliases[words];
 }
 
-/** A list period parameter → the API's value; one it cannot read fails before any request, naming `label` and the values. */
+/** One it cannot read fails before any request, naming `label` and the values. */
 export function checkPeriod(
 	this: IExecuteFunctions,
 	value: unknown,

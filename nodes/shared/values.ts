@@ -47,13 +47,9 @@ export function ruleValuesNotice(
 }
 
 /**
- * One canonical form for every enum a rule matches on, the same from every node (webhook trigger,
- * action node, Poll Trigger, File by Rules): the REST filter values for mail types, mail statuses
- * and shipment statuses (lower case, `large_letter`), and the REST scan's upper case for scan
- * statuses. The API's letter case in answers is "not shown" (spec) and the provider writes
- * `LARGELETTER` elsewhere, so a known value is found whatever its case and separators
- * (`LARGELETTER`, `LargeLetter`, `large-letter`); an unknown value is never dropped: it keeps its
- * words, in the canonical case with `_` between them (`Pending Review` → `pending_review`).
+ * One canonical form for every enum a rule matches on, from every node: the REST filter values,
+ * and upper case for scan statuses. The API's letter case is "not shown" (spec), so a known value
+ * is found whatever its case and separators; an unknown one keeps its words (`pending_review`).
  */
 const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 const words = (text: string) =>
@@ -80,16 +76,13 @@ export const canonicalScanStatus = (value: unknown): unknown => {
 	return typeof status === 'string' ? status.toUpperCase() : status;
 };
 const scanTypeLower = canonicalOf(['scan_request', 'unboxing_request']);
-/** A scan's `type` (a mail item's `scan.category`): `SCAN_REQUEST` or `UNBOXING_REQUEST`, upper case as REST's. */
+/** A scan's `type` or a mail item's `scan.category`, upper case as REST's. */
 export const canonicalScanType = (value: unknown): unknown => {
 	const type = scanTypeLower(value);
 	return typeof type === 'string' ? type.toUpperCase() : type;
 };
 const shipmentStatusKnown = canonicalOf(SHIPMENT_STATUSES);
-/**
- * REST's shipment status has four values, `in_progress` covering "every internal workflow state"
- * (spec): any other status (the provider's webhook sample sends PROCESSED) is `in_progress`.
- */
+/** `in_progress` covers "every internal workflow state" (spec), such as the sample's PROCESSED. */
 export const canonicalShipmentStatus = (value: unknown): unknown => {
 	const status = shipmentStatusKnown(value);
 	return typeof status === 'string' && !(SHIPMENT_STATUSES as readonly string[]).includes(status)
@@ -97,9 +90,8 @@ export const canonicalShipmentStatus = (value: unknown): unknown => {
 		: status;
 };
 
-/** The scan statuses after which a scan moves no more unless restored; any other is "not finished yet". */
+/** A scan moves no more after these unless restored; any other status is "not finished yet". */
 const FINISHED_SCAN_STATUSES = ['COMPLETED', 'CANCELLED', 'REJECTED', 'DELETED'];
-/** Pure: whether a scan's status says it is finished; an unknown or missing status is not. */
 export const isFinishedScanStatus = (value: unknown): boolean =>
 	FINISHED_SCAN_STATUSES.includes(String(canonicalScanStatus(value)));
 
@@ -107,11 +99,7 @@ type Fields = { [key: string]: unknown };
 const isRecord = (value: unknown): value is Fields =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * Pure: a REST record (`kind`: what the endpoint returns) with its enums in canonical form:
- * `mail_type` and `mail_status` at any depth, a mail item's `scan.status` and `scan.category`, a
- * scan's own `status` and `type`, a shipment's own `status`. Everything else is left as it is; the record is copied, not changed.
- */
+/** Pure: a copy of a REST record (`kind`: what the endpoint returns) with its enums canonical. */
 export function canonicalRecord<T>(value: T, kind: 'mail' | 'scan' | 'shipment' | 'other'): T {
 	if (Array.isArray(value)) return value.map((entry) => canonicalRecord(entry, kind)) as T;
 	if (!isRecord(value)) return value;

@@ -11,7 +11,7 @@ import * as shipment from './shipment/Shipment.resource';
 import { Items } from './items';
 import { canonicalRecord } from '../../shared/values';
 
-/** Which record each resource outputs, for canonicalRecord (one form for every enum, from every node). */
+/** Which record each resource outputs, for canonicalRecord. */
 const KIND: Record<string, 'mail' | 'scan' | 'shipment'> = {
 	mail: 'mail',
 	scan: 'scan',

@@ -88,7 +88,7 @@ export function addressEntry(address: IDataObject): INodeListSearchItems {
 	};
 }
 
-/** Pages a local filter reads, at most, to find a first match (the editor asks for more only on scroll). */
+/** The editor asks for more only on scroll. */
 const FILTER_PAGES = 10;
 
 async function searchPage(

@@ -8,12 +8,11 @@ import { redact } from './errors';
  * digit, and a short description of an answer that is not the JSON record asked for.
  */
 
-/** An answer that came back, described for an error: its content type, size and first characters. */
+/** An answer that came back, described for an error. */
 export interface Received {
 	status: number;
 	contentType: string;
 	bytes: number;
-	/** The first characters of the body as text, on one line. */
 	head: string;
 	/** Whether the body parsed as JSON (an empty body did not). */
 	json: boolean;
@@ -23,9 +22,8 @@ export interface Received {
 const HEAD_CHARS = 80;
 
 /**
- * Pure: a body as n8n would parse it with `json: true` (text that is not JSON stays text, an empty
- * body is ''), big integers kept (parseJsonKeepingDigits). A leading byte-order mark is dropped.
- * `json` says whether the text parsed as JSON, so a JSON string can be told from plain text.
+ * Pure: a body as n8n would parse it with `json: true`, big integers kept. `json` tells a JSON
+ * string from plain text.
  */
 export function readBody(raw: Buffer | undefined): {
 	body: IN8nHttpFullResponse['body'];
@@ -42,9 +40,8 @@ export function readBody(raw: Buffer | undefined): {
 }
 
 /**
- * Pure: what came back, for an error (never the whole body: a proxy's page can be large). `secrets`
- * are taken out before the cut, so a page echoing the request (its Authorization header, the body
- * sent) shows neither the whole secret nor its first characters.
+ * Pure: what came back, for an error. `secrets` are taken out before the cut, so a page echoing
+ * the request shows neither a whole secret nor its first characters.
  */
 export function describeReceived(
 	status: number,
@@ -63,7 +60,7 @@ export function describeReceived(
 	};
 }
 
-/** Pure: what the body is, in words: "an empty body", "a JSON string", "text/html (3 KB) starting …". */
+/** Pure: "an empty body", "a JSON string", "text/html (3 KB) starting …". */
 export function receivedText(received: Received, body: unknown): string {
 	if (received.bytes === 0 || received.head === '')
 		return `an empty body (${received.contentType})`;

@@ -30,10 +30,7 @@ export interface VirtualMailboxCredentials {
 	previousWebhookSecret?: string;
 }
 
-/**
- * Pure: the server of the credential. A custom Base URL is taken without trailing slashes and
- * without a trailing /v1 (every path already starts with it; /v1/v1/… would be a misleading 404).
- */
+/** Pure: a custom Base URL loses a trailing /v1: every path has it, and /v1/v1/… is a 404. */
 export function baseUrlOf(credentials: VirtualMailboxCredentials): string {
 	if (credentials.environment === 'custom')
 		return String(credentials.baseUrl ?? '')
@@ -54,7 +51,7 @@ export async function getApiCredentials(this: ApiContext): Promise<VirtualMailbo
 	return await credentials;
 }
 
-/** Pure: the host name of a server URL as DNS sees it (canonicalHost: lower-case, no trailing dot), or undefined for a URL that does not parse. */
+/** Pure: the host name of a server URL as DNS sees it, or undefined when it does not parse. */
 function hostOf(url: string): string | undefined {
 	try {
 		return canonicalHost(new URL(url).hostname);
@@ -64,9 +61,8 @@ function hostOf(url: string): string | undefined {
 }
 
 /**
- * Sandbox-only operations refuse a Production credential before any request: the production API
- * has no sandbox endpoints, and a seed or a forced completion must never touch a real mailbox.
- * Production is the Environment option or a Custom Base URL on the production host (a pasted URL).
+ * A seed or a forced completion must never touch a real mailbox: Production (the Environment or a
+ * Custom Base URL on the production host) is refused before any request.
  */
 export async function requireSandbox(
 	this: IExecuteFunctions,
@@ -89,7 +85,7 @@ export async function requireSandbox(
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
-/** Once per credential read: the key would travel unencrypted to a custom plain-http server (loopback aside). */
+/** Once per credential read: the key would travel unencrypted to a plain-http server. */
 function warnPlainHttp(ctx: ApiContext, credentials: VirtualMailboxCredentials): void {
 	const baseUrl = baseUrlOf(credentials);
 	if (credentials.environment !== 'custom' || !/^http:\/\//i.test(baseUrl)) return;
@@ -109,11 +105,7 @@ function keptKey(ctx: IWebhookFunctions | IHookFunctions): string {
 	return `${ctx.getWorkflow().id ?? ''}/${node.name}/${node.credentials?.[CREDENTIAL_TYPE]?.id ?? ''}`;
 }
 
-/**
- * The webhook trigger's credential: the copy kept from an earlier delivery (state/keptCredentials),
- * or, with `fresh` or none kept, a new read. Either becomes this delivery's run credential, so its
- * API calls use the same copy.
- */
+/** The kept copy unless `fresh`; either becomes the run credential, so its API calls use it too. */
 export async function webhookCredentials(
 	this: IWebhookFunctions,
 	now: number,

@@ -13,7 +13,7 @@ export class DeadlineExceeded extends Error {
 }
 
 export interface Deadline {
-	/** Aborts at the deadline, or when the caller's own signal aborts: hand it to n8n's `abortSignal`. */
+	/** Aborts at the deadline or with the caller's signal: hand it to n8n's `abortSignal`. */
 	signal: AbortSignal;
 	ms: number;
 }
@@ -25,9 +25,8 @@ export function deadlineIn(ms: number, outer?: AbortSignal): Deadline {
 }
 
 /**
- * `work`'s result, or a rejection once the deadline passes (`late()`, by default DeadlineExceeded)
- * or the caller's signal aborts (its reason). The race makes the deadline hold even where a helper ignores the
- * signal; the signal, passed to n8n, is what closes the connection.
+ * The race makes the deadline hold even where a helper ignores the signal; the signal, passed to
+ * n8n, is what closes the connection.
  */
 export async function beforeDeadline<T>(
 	deadline: Deadline,

@@ -21,9 +21,8 @@ export const DEFAULT_MAX_FILE_MB = 100;
 const MAX_FILE_REDIRECTS = 3;
 
 /**
- * Pure: why a file link may not be fetched, or undefined when it may. One rule for every
- * environment: https to a public host. The one exception is the custom server's own host
- * (`customHost`, canonical; the local simulator), which may also use plain http and be private.
+ * Pure: why a file link may not be fetched, or undefined. https to a public host, except the
+ * custom server's own host (the local simulator), which may be plain http and private.
  */
 export function fileLinkProblem(
 	link: URL,
@@ -39,11 +38,8 @@ export function fileLinkProblem(
 }
 
 /**
- * Fetch a pre-signed result link (scan PDF, envelope image). No Authorization header: the link
- * carries its own signature, and the API key must never reach a file host. The link and every
- * redirect it takes are checked by fileLinkProblem; the body is read as a stream and stops at
- * `maxBytes`. The whole download (every redirect, retry and byte of the body) ends within
- * retryPolicy.downloadTimeoutMs, or sooner when `signal` aborts (a caller that stopped waiting).
+ * Fetches a pre-signed link without the API key, which must never reach a file host. Every
+ * redirect is checked too; the body stops at `maxBytes` and the whole download at its deadline.
  */
 export async function downloadFile(
 	this: ApiContext,
@@ -115,7 +111,7 @@ async function fetchFile(
 				timeout: retryPolicy.downloadTimeoutMs,
 				abortSignal: deadline.signal,
 			})) as IN8nHttpFullResponse;
-			// An error's body is read (a little of it) so that its details can show; a redirect's is dropped.
+			// A little of an error's body is read so that its details can show.
 			if (answer.statusCode >= 300)
 				answer.body =
 					answer.statusCode >= 400
@@ -148,7 +144,6 @@ async function fetchFile(
 	}
 }
 
-/** Pure: percent-decoding that keeps the text as it is when an escape is malformed. */
 function decodeLoosely(text: string): string {
 	try {
 		return decodeURIComponent(text);
@@ -169,7 +164,7 @@ export function safeFileName(name: string, fallback: string): string {
 	return clean || fallback;
 }
 
-/** Pure: file name from Content-Disposition, else the link's last path segment, else the fallback. */
+/** Pure: Content-Disposition's file name, else the link's last path segment, else `fallback`. */
 export function fileNameOf(disposition: string, path: string, fallback: string): string {
 	const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition);
 	if (star) return safeFileName(decodeLoosely(star[1].trim().replace(/^"|"$/g, '')), fallback);

@@ -54,7 +54,7 @@ export function durationText(ms: number): string {
 	return 'years';
 }
 
-/** Whether an error status leaves a write's outcome open: only a refusal (4xx but 408) proves it was not done. */
+/** Only a refusal (4xx but 408) proves a write was not done. */
 export function writeOutcomeUnknown(method: string, status: number): boolean {
 	return method.toUpperCase() !== 'GET' && (status >= 500 || status === 408);
 }
@@ -150,13 +150,13 @@ export interface ErrorContext {
 	authHint?: string;
 	/** Attempts made (the failing one included), once the request is given up. */
 	attempts?: number;
-	/** The wait the last answer asked for (its Retry-After), in milliseconds, when it gave one that parses. */
+	/** The last answer's Retry-After in ms, when it parses. */
 	askedWaitMs?: number;
 	/** The raw Retry-After header of the last answer. */
 	retryAfter?: string;
 }
 
-/** An HTTP error response → NodeApiError carrying title, detail, field errors, code and request_id. */
+/** Carries title, detail, field errors, code and request_id. */
 export function problemError(
 	node: INode,
 	status: number,
@@ -207,7 +207,7 @@ export function problemError(
 	return error;
 }
 
-/** A 429 whose Retry-After was too long to wait for: the wait asked named, and whether a retry ran. */
+/** A 429 whose Retry-After was too long to wait for. */
 function waitHint(ctx: ErrorContext): string {
 	const asked = `The API asked to wait ${durationText(ctx.askedWaitMs!)} (Retry-After: ${String(ctx.retryAfter).slice(0, 40)})`;
 	const retried =
@@ -217,7 +217,7 @@ function waitHint(ctx: ErrorContext): string {
 	return `${asked}, longer than this node waits for a request (${durationText(retryPolicy.budgetMs)}), so it stopped ${retried}. Run the workflow again after that time, or add a Wait node before this one.`;
 }
 
-/** A network failure → NodeApiError without the request config (which holds the Authorization header). */
+/** Without the request config, which holds the Authorization header. */
 export function networkError(
 	node: INode,
 	cause: unknown,
@@ -228,7 +228,7 @@ export function networkError(
 	const code = raw?.code ?? raw?.cause?.code;
 	const text = redact(`${raw?.message ?? 'Network error'}`, ctx.secrets);
 	// No `code` in the response object: n8n would swap our message for a generic one per code.
-	// Stopped: the node's own deadline for the work ended (or it stopped waiting), not the network failing.
+	// The node's own deadline ended (or it stopped waiting), not the network.
 	const error = new NodeApiError(node, { message: text } as JsonObject, {
 		message: stopped
 			? `Stopped waiting for the Virtual Mailbox API (${ctx.method} ${ctx.path}): the time allowed for it ran out`

@@ -1,10 +1,7 @@
 /**
- * Pure: which hosts a file link may reach. The host is taken as the WHATWG URL parser leaves it
- * (the parser n8n's own requests use), which already turns every IPv4 spelling into one dotted
- * quad (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`, `127.0.0.1.` all become `127.0.0.1`) and
- * every IPv6 spelling into its compressed form (`[::ffff:127.0.0.1]` becomes `[::ffff:7f00:1]`).
- * Names are not resolved (nodes may not use DNS); n8n's own SSRF protection checks the address
- * a name resolves to when it connects.
+ * Pure: which hosts a file link may reach, taken as the WHATWG URL parser (n8n's) leaves them: one
+ * spelling per IPv4 or IPv6 address. Names are not resolved (nodes may not use DNS); n8n's own
+ * SSRF protection checks the address a name resolves to.
  */
 
 /** IPv4 ranges that are not public: [base address, prefix length]. */
@@ -33,7 +30,7 @@ function isPrivateV4(address: number): boolean {
 	return PRIVATE_V4.some((range) => inV4Range(address, range));
 }
 
-/** The eight 16-bit groups of an IPv6 address in URL-parser form (compressed, hex, maybe a dotted tail), or undefined. */
+/** The eight 16-bit groups of an IPv6 address in URL-parser form, or undefined. */
 function v6Groups(text: string): number[] | undefined {
 	let host = text;
 	const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(host);
@@ -65,10 +62,11 @@ function isPrivateV6(g: number[]): boolean {
 	if (g[0] === 0x64 && g[1] === 0xff9b) return g[2] === 1 || isPrivateV4(embeddedV4(g[6], g[7]));
 	// 2002::/16 (6to4): the IPv4 address in groups 1–2 decides
 	if (g[0] === 0x2002) return isPrivateV4(embeddedV4(g[1], g[2]));
-	if (g[0] === 0x2001 && (g[1] === 0 || g[1] === 0xdb8)) return true; // Teredo tunnels, documentation
+	if (g[0] === 0x2001 && (g[1] === 0 || g[1] === 0xdb8)) return true; // Teredo, documentation
 	if (g[0] === 0x100 && zeros(1, 4)) return true; // 100::/64 discard-only
 	if ((g[0] & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
-	if ((g[0] & 0xffc0) === 0xfe80 || (g[0] & 0xffc0) === 0xfec0) return true; // fe80::/10 link-local, fec0::/10 site-local
+	// fe80::/10 link-local, fec0::/10 site-local
+	if ((g[0] & 0xffc0) === 0xfe80 || (g[0] & 0xffc0) === 0xfec0) return true;
 	return (g[0] & 0xff00) === 0xff00; // ff00::/8 multicast
 }
 

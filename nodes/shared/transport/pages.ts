@@ -59,11 +59,7 @@ export async function getPage(
 	};
 }
 
-/**
- * Every page of one query, first to last, each checked by getPage. Stops on a null cursor; fails
- * on a cursor the API already returned or on more pages than the depth limit allows. `first`, when
- * given, is the query's first page, already read.
- */
+/** Fails on a cursor the API already returned or on more pages than the depth limit allows. */
 export async function* eachPage(
 	ctx: ApiContext,
 	path: string,

@@ -6,15 +6,13 @@ import type { Query } from './query';
 export interface SplitDimension {
 	param: string;
 	values: readonly string[];
-	/** The item's value for this filter, as the filter spells it; lets a page of items estimate part sizes. */
+	/** Lets a page of items estimate part sizes. */
 	sampleValue?: (item: IDataObject) => string | undefined;
 }
 
 /**
- * Pure: `query` divided along the first dimension from `from` on that has two values or more for
- * it (the query's own values of that filter, else all): one part per value, so each part lists
- * fewer items and reaches deeper. A filter the query sets to one value divides nothing. `next`:
- * the dimension to divide a part by further. None left: undefined.
+ * Pure: one part per value of the first dimension from `from` on with two values or more, so each
+ * part reaches deeper. `next`: the dimension to divide a part by further.
  */
 export function divideQuery(
 	query: Query,
@@ -51,12 +49,9 @@ interface Group {
 }
 
 /**
- * Pure: divide a query into up to `parts` exclusive parts of about equal size, judged from a
- * sample of its items (its first page). Each step halves the largest part along the filter whose
- * values divide its sample most evenly, grouping values (the API takes a list per filter), so a
- * skewed mailbox (most mail one type) still divides. The user's own filter values are divided,
- * never widened. The sample only guides sizes: the caller checks with total_count that the parts
- * add up to the whole.
+ * Pure: up to `parts` exclusive parts of about equal size, judged from a sample (the first page).
+ * Values are grouped (the API takes a list per filter), so a skewed mailbox still divides. The
+ * sample only guides: the caller checks that the parts' counts add up to the whole.
  */
 export function planParts(
 	query: Query,

@@ -1,14 +1,10 @@
 import { sleep } from 'n8n-workflow';
 
 /**
- * Bounded concurrency for one node run's requests, shared by every part of a concurrent read.
- * A 429 slows the whole run: the number of requests in flight halves and nobody starts a request
- * until the server's Retry-After has passed; the bound grows back by one after a run of successes.
- * Waiters are served by priority (the part with the most left to read first), so the longest part
- * never waits behind short ones.
- *
- * Holds: counters and the queue of waiting requests of one node run (at most two per part read,
- * one per end); gone when the run ends. Nothing is shared between runs or processes.
+ * Bounded concurrency for one node run's requests. A 429 slows the whole run: the bound halves and
+ * nobody starts a request before its Retry-After; the bound grows back by one after a run of
+ * successes. The part with the most left to read goes first, so it never waits behind short ones.
+ * Holds one run's counters and waiters; nothing is shared between runs or processes.
  */
 export class RequestPool {
 	private limit: number;

@@ -28,10 +28,7 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
 	return `${baseUrl.replace(/\/+$/, '')}${path}${qs ? `?${qs}` : ''}`;
 }
 
-/**
- * Path segment from an id: always encoded so an id can never change the path. encodeURIComponent
- * leaves "." alone, so an id made only of dots is encoded by hand (ids are checked before this too).
- */
+/** encodeURIComponent leaves "." alone: an id of dots only is encoded by hand. */
 export function segment(id: string): string {
 	return /^\.+$/.test(id) ? id.replace(/\./g, '%2E') : encodeURIComponent(id);
 }

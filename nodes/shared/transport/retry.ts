@@ -35,10 +35,7 @@ export function isRetryable(method: string, failure: Failure): boolean {
 	);
 }
 
-/**
- * Decide whether to try again and after how long. `attempt` is the attempt that just failed
- * (1-based); `waitedMs` is the time already spent waiting for this request.
- */
+/** `attempt`: the one that just failed (1-based); `waitedMs`: time already spent waiting. */
 export function nextDelay(
 	method: string,
 	failure: Failure,
@@ -53,7 +50,7 @@ export function nextDelay(
 	const retryAfter =
 		failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
 	const asked = retryAfter === undefined ? undefined : Math.max(retryAfter, policy.baseDelayMs / 2);
-	// Exponential backoff with equal jitter (half fixed, half random) when the server gave no Retry-After.
+	// No Retry-After: exponential backoff with equal jitter (half fixed, half random).
 	const delay =
 		asked ??
 		Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);

@@ -12,7 +12,7 @@ export const mailIdField: INodeProperties = idLocator({
 	idPattern: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A mail ID is a number such as 12345' },
 });
 
-/** The option the filing operations (Update, File by Rules) read as `createFolderIfMissing !== false`. */
+/** Update and File by Rules read it as `createFolderIfMissing !== false`. */
 export const createFolderIfMissingOption = (description: string): INodeProperties => ({
 	displayName: 'Create Folder If Missing',
 	name: 'createFolderIfMissing',

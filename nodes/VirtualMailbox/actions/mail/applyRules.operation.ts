@@ -432,8 +432,8 @@ async function readMail(
 }
 
 /**
- * The scan's summary (never on the mail item) and label. A plan without scan labeling may refuse
- * the read (403): the rules that need the summary are then skipped, saying so, and the others decide.
+ * The summary is never on the mail item. A plan without scan labeling may refuse the read (403):
+ * the rules that need it are then skipped, saying so.
  */
 async function withSummary(
 	this: IExecuteFunctions,
@@ -476,7 +476,7 @@ const statusOf = (error: unknown): number | undefined => {
 	return typeof status === 'number' ? status : undefined;
 };
 
-/** Mail states the API archives nothing from (409): the spec's mail statuses other than inbox and archived. */
+/** The API refuses to archive from these (409). */
 const NOT_ARCHIVABLE = ['quarantine', 'discard_request'];
 
 interface Done {
@@ -492,10 +492,8 @@ interface Done {
 }
 
 /**
- * The action's writes (none in preview), each only when not already in effect: one update (folder
- * and read state), then the archive. The mail item's state comes from the input item, or is read
- * once when the item does not say; an archive the API refuses (409) because the mail item is
- * already archived (an input item older than the mailbox) is already done, any other refusal fails.
+ * Each write only when not already in effect. An archive refused (409) because the mail item is
+ * already archived (an input item older than the mailbox) is done; any other refusal fails.
  */
 async function act(
 	this: IExecuteFunctions,
@@ -523,8 +521,8 @@ async function act(
 		created = found.created === true;
 		folderName = found.name ?? folder.value;
 	} else if (plan.preview || folderViews.get(this) || known.state.folderId === folderId) {
-		// A folder by ID: the preview checks it against the run's one folder list; a real run names it when
-		// the list is already read, and checks it when the item says the mail is in it (deleted since?).
+		// A folder by ID: the preview checks it against the run's folder list; a real run names it
+		// when the list is read, and checks it when the item says the mail is in it (deleted since?).
 		const listed = (await executionFolders.call(this, i)).find(
 			(f) => f.id !== undefined && String(f.id) === folderId,
 		);

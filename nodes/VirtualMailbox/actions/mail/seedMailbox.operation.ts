@@ -4,7 +4,7 @@ import { apiRequest, requireSandbox } from '../../../shared/transport';
 
 export const description: INodeProperties[] = [];
 
-/** POST /v1/sandbox/seed (beyond the published spec), sandbox only: one output item per seeded mail item. */
+/** POST /v1/sandbox/seed is beyond the published spec. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	await requireSandbox.call(this, 'Seed Mailbox (Sandbox)', i);
 	// Not idempotent: the transport never retries it unless the server answered 429.

@@ -71,7 +71,7 @@ const listOf = (value: unknown): unknown[] =>
 	Array.isArray(value) ? value : value === undefined || value === '' ? [] : [value];
 const isSet = (value: unknown) => value !== undefined && value !== '';
 
-/** The node's filters → the GET /v1/scans query; a value the API does not take fails here, naming the filter. */
+/** A value the API does not take fails here, naming the filter. */
 function scanQuery(this: IExecuteFunctions, filters: IDataObject, i: number): Query {
 	return {
 		status: listOf(filters.status).map((value) =>

@@ -149,8 +149,8 @@ export class VirtualMailboxTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 0 },
 						default: 60,
-						// Not hung on Catch Up After Downtime: n8n drops a collection option shown only for a
-						// sibling that was never added (its default is not there), so the interval was ignored.
+						// Not shown only with Catch Up: n8n drops a collection option whose sibling was never
+						// added (its default is not there), so the interval would be ignored.
 						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 						description:
 							'Also catch up this often while the workflow is active (a webhook process down while n8n runs), 0 for only at activation, at least 1. Each time one list request per kind: at 60, 2 requests an hour (48 a day) with New Mail and a scan event, 1 with one kind, and no execution when nothing is new. After deliveries arrived meanwhile it starts one execution, which ends at the trigger (they already ran).',

@@ -86,14 +86,12 @@ export interface ClaimClock {
 export const FOREIGN_ROW_WARNING =
 	"the workflow's deduplication store (scope Workflow) holds another node's data, probably a Remove Duplicates node with Scope set to Workflow, so the claim records without its lock and copies of a delivery handled by different n8n processes at the same moment may each run. Set that node's Scope to Node and run its Clear Deduplication History once with Scope Workflow";
 
-/** A call to the store that did not answer within claimPolicy.writeDeadlineMs. */
 export class StoreDeadlineError extends Error {}
 
 /** n8n's error when a row was saved in another mode (a Remove Duplicates node's "latest" modes). */
 const isModeMismatch = (error: unknown) =>
 	/incompatible setting/i.test((error as Error)?.message ?? '');
 
-/** `call`'s answer, or a StoreDeadlineError after `ms` without one. */
 async function withDeadline<T>(
 	call: Promise<T>,
 	clock: ClaimClock,
@@ -238,7 +236,6 @@ export async function acquireLock(
 	}
 }
 
-/** One execution's claim waiting for its process's next turn with the lock. */
 interface WaitingClaim {
 	key: string;
 	/** A turn gives up on the lock a claim limit after its oldest claim was asked. */
@@ -248,14 +245,12 @@ interface WaitingClaim {
 	reject: (error: unknown) => void;
 }
 
-/** What a process's claims of one trigger node share. */
 interface ClaimQueue {
 	waiting: WaitingClaim[];
 	busy: boolean;
 	times: WriteTimes;
 	/** The workflow's row was another node's at the last turn (and this process warned). */
 	foreign: boolean;
-	/** See acquireLock. */
 	lockSizedRowIsForeign: { until: number };
 }
 
@@ -297,8 +292,7 @@ async function takeTurn(
 ): Promise<void> {
 	const store = withDeadlines(waiting[0].store, clock);
 	const limitMs = queue.times.claimLimitMs();
-	// The turn waits for the lock until its oldest claim's limit (a claim that waited through an
-	// earlier turn has less of it left).
+	// A claim that waited through an earlier turn has less of its limit left.
 	const giveUpAt = Math.min(...waiting.map((claim) => claim.askedAt)) + limitMs;
 	const taken = { at: 0 };
 	const acquiring = acquireLock(
@@ -331,7 +325,6 @@ async function takeTurn(
 					late === 'held' && (await giveBack(store, clock, taken.at + 0.9 * claimPolicy.leaseMs)),
 			)
 			.catch(() => undefined);
-	// Given up: only the claims past their own limit run now; the others wait for the next turn.
 	const batch =
 		lock === 'gave up'
 			? waiting.filter((claim) => claim.askedAt + limitMs <= clock.now())

@@ -17,7 +17,6 @@ const PAGE = 50;
 const matches = (text: string, filter?: string) =>
 	!filter || text.toLowerCase().includes(filter.toLowerCase());
 
-/** Pure: the date part of an API timestamp, or nothing. */
 const day = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : '');
 
 /** Pure: "a · b · c" of the parts that are set. */
@@ -27,7 +26,7 @@ const joined = (...parts: unknown[]) =>
 		.map(String)
 		.join(' · ');
 
-/** Pure: one line naming a mail item, as a user recognises it on the envelope. */
+/** Pure: as a user recognises the mail item on the envelope. */
 export function mailEntry(mail: IDataObject): INodeListSearchItems {
 	const from = mail.sender_name ? String(mail.sender_name) : 'Unknown sender';
 	const to = mail.recipient_name ? ` → ${String(mail.recipient_name)}` : '';
@@ -42,7 +41,6 @@ export function mailEntry(mail: IDataObject): INodeListSearchItems {
 	};
 }
 
-/** Pure: one line naming a scan request. */
 export function scanEntry(scan: IDataObject): INodeListSearchItems {
 	const kind = /open/i.test(String(scan.type ?? '')) ? 'Open and scan' : 'Scan';
 	return {
@@ -58,7 +56,6 @@ export function scanEntry(scan: IDataObject): INodeListSearchItems {
 	};
 }
 
-/** Pure: one line naming a shipment, return, check deposit or pickup. */
 export function shipmentEntry(shipment: IDataObject): INodeListSearchItems {
 	const destination = (shipment.destination ?? {}) as IDataObject;
 	const items = Number(
@@ -79,7 +76,6 @@ export function shipmentEntry(shipment: IDataObject): INodeListSearchItems {
 	};
 }
 
-/** Pure: one line naming an address. */
 export function addressEntry(address: IDataObject): INodeListSearchItems {
 	const where = [address.name, address.line1, address.city].filter(Boolean).map(String).join(', ');
 	return {

@@ -15,7 +15,7 @@ export interface ConcurrentReadOptions {
 	splits: readonly SplitDimension[];
 	/** The query added to a part so it comes back in the same order as the whole (e.g. its sort). */
 	splitQuery: Query;
-	/** The query added to read a part from its other end (the reverse sort). */
+	/** The reverse sort. */
 	reverseQuery: Query;
 	/** The API's order, total (ties broken), to merge the parts. */
 	order: (a: IDataObject, b: IDataObject) => number;
@@ -44,7 +44,6 @@ interface Ties {
 interface Mismatch {
 	mismatch: string;
 	sum: number;
-	/** The filters the list was divided by. */
 	params: string[];
 }
 
@@ -71,9 +70,8 @@ export function concurrentReader(
 				// The spec leaves the order of same-instant items open: only an undivided read has it.
 				splits = [];
 			} else if ('mismatch' in result) {
-				// Parts that do not add up to the whole: a value no filter value selects, counts that are
-				// off, or items that moved. Each round drops a filter, so this ends with the list read
-				// undivided, where a change shows in the counts of its pages.
+				// A value no filter value selects, counts that are off, or items that moved: each round
+				// drops a filter, so this ends undivided, where a change shows in the pages' counts.
 				splits = splits.filter((split) => !result.params.includes(split.param));
 			} else return result;
 		}
@@ -181,8 +179,7 @@ async function readPart(
 	// Pages asked for and not yet answered count as read: the two ends never ask for the same items.
 	const left = () => (size === undefined ? 0 : size - state.read - state.claimed);
 	const tooDeep = () => size !== undefined && size > 2 * DEPTH_LIMIT;
-	// A part's first page goes before every other page: its count is what shows a division that
-	// does not add up, before pages are read for it.
+	// A part's first page goes first: its count shows a division that does not add up.
 	const slot = {
 		pool: options.pool,
 		priority: () => (size === undefined ? Number.MAX_SAFE_INTEGER : size - state.read),
@@ -342,10 +339,7 @@ async function readPart(
 	return { lists: [items], size: size! };
 }
 
-/**
- * Pure: merge lists each already in `order` into one list in `order` (stable: earlier lists first
- * on ties). `onTie` hears of an item tied with the head of another list: their order is not known.
- */
+/** Pure: stable (earlier lists first on ties); `onTie` hears of ties, whose order is unknown. */
 export function merge(
 	lists: IDataObject[][],
 	order: (a: IDataObject, b: IDataObject) => number,

@@ -35,10 +35,7 @@ const CHECKS: Array<[RegExp, string]> = [
 	[/^\/v1\/bank-accounts/, 'list the bank accounts (Bank Account → Get Many)'],
 ];
 
-/**
- * Pure: the sentence for a write whose outcome is unknown (a gateway error, a timeout, an answer
- * that is not the record): the service may already have acted, and where to check before a re-run.
- */
+/** Pure: the service may already have acted on the write: where to check before a re-run. */
 export function mayHaveActed(method: string, path: string): string {
 	const check = CHECKS.find(([pattern]) => pattern.test(path))?.[1] ?? 'look in the account';
 	return `Not retried: the service may already have acted on ${method} ${path}. Check first (${check}) before running it again, or it may be done twice.`;
@@ -88,9 +85,8 @@ function clip(value: unknown): string | undefined {
 }
 
 /**
- * Pure: an error body → problem details, or undefined when it is none. Servers and proxies vary:
- * field errors that are not a list of objects are dropped, long texts are clipped, and non-string
- * values become text, so that status and request_id are never lost to a malformed body.
+ * Pure: an error body → problem details, or undefined. A malformed body is cut to what fits, so
+ * that status and request_id are never lost to it.
  */
 export function asProblem(body: unknown): ProblemDetails | undefined {
 	let value = body;
@@ -143,7 +139,6 @@ export interface ErrorContext {
 	method: string;
 	path: string;
 	itemIndex?: number;
-	/** Whether the failing request carried a pagination cursor. */
 	hadCursor?: boolean;
 	secrets: readonly string[];
 	/** Extra lines for a 401, such as a likely environment mismatch. */
@@ -152,7 +147,6 @@ export interface ErrorContext {
 	attempts?: number;
 	/** The last answer's Retry-After in ms, when it parses. */
 	askedWaitMs?: number;
-	/** The raw Retry-After header of the last answer. */
 	retryAfter?: string;
 }
 

@@ -6,7 +6,6 @@ import type { ApiContext } from './credentials';
 import type { Query } from './query';
 import { apiRequest, type RequestOptions } from './request';
 
-/** Page envelope of the spec. */
 export interface Page {
 	data: IDataObject[];
 	next_cursor: string | null;

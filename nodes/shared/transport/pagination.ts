@@ -65,7 +65,6 @@ export async function listPaginated(
 	);
 }
 
-/** Pure: the same items (by id) in the same order. */
 export function sameItems(a: IDataObject[], b: IDataObject[]): boolean {
 	return a.length === b.length && a.every((item, k) => item.id === b[k].id);
 }

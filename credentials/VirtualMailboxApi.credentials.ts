@@ -50,7 +50,9 @@ export class VirtualMailboxApi implements ICredentialType {
 				},
 			],
 			default: 'production',
-			hint: 'Production for your real mail; Sandbox to try requests on test data; Custom for the local simulator or a proxy',
+			hint:
+				'Production for your real mail; Sandbox to try requests ' +
+				'on test data; Custom for the local simulator or a proxy',
 		},
 		{
 			displayName: 'Base URL',
@@ -59,7 +61,9 @@ export class VirtualMailboxApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'http://127.0.0.1:4010',
-			hint: 'Server address, with or without the /v1 path. The local simulator of npm run dev: http://127.0.0.1:4010.',
+			hint:
+				'Server address, with or without the /v1 path. The ' +
+				'local simulator of npm run dev: http://127.0.0.1:4010.',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
 		{
@@ -69,7 +73,9 @@ export class VirtualMailboxApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			hint: 'Dashboard → Settings → Developer → API keys. A production (live) key works only with Production, a sandbox (test) key only with Sandbox.',
+			hint:
+				'Dashboard → Settings → Developer → API keys. A production (live) key ' +
+				'works only with Production, a sandbox (test) key only with Sandbox.',
 		},
 		{
 			displayName: 'Webhook Secret',
@@ -77,7 +83,9 @@ export class VirtualMailboxApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			hint: 'Only for the Virtual Mailbox Trigger: Dashboard → Settings → Automations → Webhooks, the signing secret shared by all webhooks of the account',
+			hint:
+				'Only for the Virtual Mailbox Trigger: Dashboard → Settings → Automations ' +
+				'→ Webhooks, the signing secret shared by all webhooks of the account',
 		},
 		{
 			displayName: 'Rotating the Webhook Secret',
@@ -85,8 +93,12 @@ export class VirtualMailboxApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether you just clicked "Reset Secret" in the dashboard: deliveries signed with the previous secret are then still accepted until you turn this off',
-			hint: 'On right after "Reset Secret" in the dashboard, with the old secret below: deliveries signed with either secret are accepted. Turn it off once deliveries signed with the old secret have stopped.',
+				'Whether you just clicked "Reset Secret" in the dashboard: deliveries signed ' +
+				'with the previous secret are then still accepted until you turn this off',
+			hint:
+				'On right after "Reset Secret" in the dashboard, with the old secret ' +
+				'below: deliveries signed with either secret are accepted. Turn ' +
+				'it off once deliveries signed with the old secret have stopped.',
 		},
 		{
 			displayName: 'Previous Webhook Secret',
@@ -94,7 +106,9 @@ export class VirtualMailboxApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			hint: 'The secret before "Reset Secret": deliveries already signed with it are still accepted. Turn Rotating off (and clear this) once the rotation has settled.',
+			hint:
+				'The secret before "Reset Secret": deliveries already signed with it are still ' +
+				'accepted. Turn Rotating off (and clear this) once the rotation has settled.',
 			displayOptions: { show: { webhookRotation: [true] } },
 		},
 	];
@@ -118,7 +132,10 @@ export class VirtualMailboxApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			// As baseUrlOf (nodes/shared/transport/credentials.ts): a Base URL the nodes accept passes.
-			baseURL: `={{ $credentials.environment === "custom" ? String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "") : ($credentials.environment === "sandbox" ? "${SANDBOX_URL}" : "${PRODUCTION_URL}") }}`,
+			baseURL:
+				'={{ $credentials.environment === "custom" ' +
+				'? String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "") ' +
+				`: ($credentials.environment === "sandbox" ? "${SANDBOX_URL}" : "${PRODUCTION_URL}") }}`,
 			url: '/v1/account',
 		},
 		rules: [
@@ -128,7 +145,9 @@ export class VirtualMailboxApi implements ICredentialType {
 					value: 401,
 					// Shown as is (no expressions); the nodes' own 401 errors name the likely mismatch.
 					message:
-						'The API key was rejected (401). A production (live) key works only with Production and a sandbox (test) key only with Sandbox: check that Environment matches the key, or create a new key in the dashboard.',
+						'The API key was rejected (401). A production (live) key works only ' +
+						'with Production and a sandbox (test) key only with Sandbox: check that ' +
+						'Environment matches the key, or create a new key in the dashboard.',
 				},
 			},
 			{

@@ -51,7 +51,8 @@ export class VirtualMailbox implements INodeType {
 		subtitle:
 			'={{ ({ "mail:update": "move to folder", "mail:getAll": "get many", "scan:create": "request" })[$parameter["resource"] + ":" + $parameter["operation"]] ?? $parameter["operation"].replace(/([A-Z])/g, " $1").toLowerCase() }}: {{ $parameter["resource"] }}',
 		description:
-			'Read and act on virtual mailbox mail: list and file mail, scans, shipments, folders, addresses and bank accounts',
+			'Read and act on virtual mailbox mail: list and file mail, ' +
+			'scans, shipments, folders, addresses and bank accounts',
 		defaults: { name: 'Virtual Mailbox' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -47,7 +47,8 @@ export class VirtualMailboxPollTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["event"]}}',
 		description:
-			'Starts the workflow when new mail arrives or a scan completes, by checking the mailbox on a schedule (no webhook plan needed)',
+			'Starts the workflow when new mail arrives or a scan completes, ' +
+			'by checking the mailbox on a schedule (no webhook plan needed)',
 		defaults: { name: 'Virtual Mailbox Poll Trigger' },
 		polling: true,
 		inputs: [],
@@ -98,7 +99,8 @@ export class VirtualMailboxPollTrigger implements INodeType {
 				default: {},
 				options: [
 					downloadFileOption(
-						'Whether to download the envelope photo (new mail) or the scan file (completed scans) as binary data',
+						'Whether to download the envelope photo (new mail) ' +
+							'or the scan file (completed scans) as binary data',
 					),
 					maxFileSizeOption({ displayOptions: { show: { downloadFile: [true] } } }),
 					outputFieldOption,

@@ -71,10 +71,14 @@ function unreachableError(
 ): NodeOperationError {
 	return new NodeOperationError(
 		context.getNode(),
-		`Mail that arrived between ${from === null ? 'the activation' : isoOf(from)} and ${isoOf(to)} may not have been emitted: the API would not list it (it lists one query only ${DEPTH_LIMIT} items deep, and more matched even divided by status, mail type, scan status and read state)`,
+		`Mail that arrived between ${from === null ? 'the activation' : isoOf(from)} ` +
+			`and ${isoOf(to)} may not have been emitted: the API would not ` +
+			`list it (it lists one query only ${DEPTH_LIMIT} items deep, and more ` +
+			'matched even divided by status, mail type, scan status and read state)',
 		{
 			description:
-				'Read that mail with Mail → Get Many (Return All). The trigger goes on with the newer mail from the next poll; this is reported once.',
+				'Read that mail with Mail → Get Many (Return All). The trigger goes ' +
+				'on with the newer mail from the next poll; this is reported once.',
 		},
 	);
 }

@@ -23,7 +23,7 @@ export interface PollState extends IDataObject {
 	unreachable?: [number | null, number];
 	/** New Mail: mail id → arrival ms of the items recorded (primed or emitted) above the floor. */
 	recorded?: Record<string, number>;
-	/** Scans: id → created_at ms of the scans of the type seen in process and not completed since. */
+	/** Scans: id → created_at ms of the scans seen in process and not completed since. */
 	pending?: Record<string, number>;
 	/** Scans: created_at ms of the newest scan of the type seen; a scan created later is new. */
 	newestCreated?: number;

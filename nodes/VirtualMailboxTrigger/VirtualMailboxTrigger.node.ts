@@ -90,7 +90,8 @@ export class VirtualMailboxTrigger implements INodeType {
 		// n8n's node creator shows the Virtual Mailbox node and this trigger as one card with this
 		// description (its merge takes the trigger's), also when adding an action: it names both.
 		description:
-			'File, scan and ship virtual mailbox mail, or start a workflow when mail arrives or a scan, open request or shipment changes status',
+			'File, scan and ship virtual mailbox mail, or start a workflow when ' +
+			'mail arrives or a scan, open request or shipment changes status',
 		defaults: { name: 'Virtual Mailbox Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -101,7 +102,12 @@ export class VirtualMailboxTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'This node has two URLs (Webhook URLs above). The Test URL receives deliveries only while you click "Listen for test event"; the Production URL receives them once the workflow is active (published). Register the one you use in the dashboard (Settings → Automations → Webhooks), once for each selected event: the test one to try the trigger, the production one for real use. Deliveries are signed with the credential\'s Webhook Secret and are never retried.',
+					'This node has two URLs (Webhook URLs above). The Test URL receives deliveries ' +
+					'only while you click "Listen for test event"; the Production URL receives ' +
+					'them once the workflow is active (published). Register the one you use in ' +
+					'the dashboard (Settings → Automations → Webhooks), once for each selected ' +
+					'event: the test one to try the trigger, the production one for real use. Deliveries ' +
+					"are signed with the credential's Webhook Secret and are never retried.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -132,7 +138,8 @@ export class VirtualMailboxTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							"Whether to also fetch the full record behind the delivery and add it to the item: the mail item (new mail, open update), the scan's summary (scan update) or the shipment",
+							'Whether to also fetch the full record behind the delivery and add it to the item: the ' +
+							"mail item (new mail, open update), the scan's summary (scan update) or the shipment",
 					},
 					{
 						displayName: 'Catch Up After Downtime',
@@ -141,7 +148,12 @@ export class VirtualMailboxTrigger implements INodeType {
 						default: true,
 						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 						description:
-							'Whether to run, when the workflow is activated (every n8n start) and at the interval below, the new mail and scan or open completions that happened since the last one the trigger saw and that no delivery ran (the service never retries a delivery lost while n8n was down). Such items have caught_up: true. Each read is one list request per kind (mail, scans). The first activation runs nothing from before it; shipment updates and other scan statuses cannot be caught up.',
+							'Whether to run, when the workflow is activated (every n8n start) and at the ' +
+							'interval below, the new mail and scan or open completions that happened since the ' +
+							'last one the trigger saw and that no delivery ran (the service never retries ' +
+							'a delivery lost while n8n was down). Such items have caught_up: true. Each read ' +
+							'is one list request per kind (mail, scans). The first activation runs nothing ' +
+							'from before it; shipment updates and other scan statuses cannot be caught up.',
 					},
 					{
 						displayName: 'Catch-Up Interval (Minutes)',
@@ -153,10 +165,15 @@ export class VirtualMailboxTrigger implements INodeType {
 						// added (its default is not there), so the interval would be ignored.
 						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 						description:
-							'Also catch up this often while the workflow is active (a webhook process down while n8n runs), 0 for only at activation, at least 1. Each time one list request per kind: at 60, 2 requests an hour (48 a day) with New Mail and a scan event, 1 with one kind, and no execution when nothing is new. After deliveries arrived meanwhile it starts one execution, which ends at the trigger (they already ran).',
+							'Also catch up this often while the workflow is active (a webhook process down ' +
+							'while n8n runs), 0 for only at activation, at least 1. Each time one list request ' +
+							'per kind: at 60, 2 requests an hour (48 a day) with New Mail and a scan event, ' +
+							'1 with one kind, and no execution when nothing is new. After deliveries arrived ' +
+							'meanwhile it starts one execution, which ends at the trigger (they already ran).',
 					},
 					downloadFileOption(
-						"Whether to download the file behind the delivery's pre-signed link (scan PDF, opened contents, envelope photo) as binary data, since links expire 3 days after delivery",
+						"Whether to download the file behind the delivery's pre-signed link (scan PDF, opened " +
+							'contents, envelope photo) as binary data, since links expire 3 days after delivery',
 					),
 					{
 						displayName: 'Drop Out-of-Order Updates',
@@ -164,7 +181,9 @@ export class VirtualMailboxTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to skip an update that arrives after a newer one for the same scan or shipment (for example "in process" arriving after "completed"), so the workflow never goes back to an older status',
+							'Whether to skip an update that arrives after a newer one for the ' +
+							'same scan or shipment (for example "in process" arriving after ' +
+							'"completed"), so the workflow never goes back to an older status',
 					},
 					{
 						displayName: 'Duplicate Window (Minutes)',
@@ -173,7 +192,9 @@ export class VirtualMailboxTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 1440,
 						description:
-							'The service can send the same delivery more than once. A repeat of one received within this many minutes (same event, item, status and content) does not run the rest of the workflow again. 0 runs every delivery.',
+							'The service can send the same delivery more than once. A repeat of one ' +
+							'received within this many minutes (same event, item, status and content) ' +
+							'does not run the rest of the workflow again. 0 runs every delivery.',
 					},
 					{
 						displayName: 'Include Delivery as Sent',
@@ -182,7 +203,10 @@ export class VirtualMailboxTrigger implements INodeType {
 						default: false,
 						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 						description:
-							'Whether to add the delivery exactly as the service sent it (its own field names, number IDs and upper-case values such as LETTER) as a "delivery" field. The item\'s fields are already the REST API\'s shape, as Mail → Get and the Poll Trigger output them.',
+							'Whether to add the delivery exactly as the service sent it (its ' +
+							'own field names, number IDs and upper-case values such as LETTER) ' +
+							'as a "delivery" field. The item\'s fields are already the ' +
+							"REST API's shape, as Mail → Get and the Poll Trigger output them.",
 					},
 					maxFileSizeOption({ displayOptions: { show: { downloadFile: [true] } } }),
 					{
@@ -201,7 +225,9 @@ export class VirtualMailboxTrigger implements INodeType {
 						typeOptions: { minValue: 1 },
 						default: 5,
 						description:
-							'How far the time a delivery was signed may be from now (either way, for clock differences). Older deliveries are refused, so a captured one cannot be replayed later.',
+							'How far the time a delivery was signed may be from now ' +
+							'(either way, for clock differences). Older deliveries ' +
+							'are refused, so a captured one cannot be replayed later.',
 					},
 				],
 			},
@@ -223,13 +249,17 @@ export class VirtualMailboxTrigger implements INodeType {
 				if (!String(credentials.webhookSecret ?? '').trim()) {
 					throw new NodeOperationError(
 						this.getNode(),
-						"The Virtual Mailbox credential has no Webhook Secret: copy the signing secret from the dashboard (Settings → Automations → Webhooks) into the credential's Webhook Secret field, then activate again. Without it no delivery can be verified.",
+						'The Virtual Mailbox credential has no Webhook Secret: copy the signing secret ' +
+							"from the dashboard (Settings → Automations → Webhooks) into the credential's " +
+							'Webhook Secret field, then activate again. Without it no delivery can be verified.',
 					);
 				}
 				if (!String(credentials.apiKey ?? '').trim()) {
 					throw new NodeOperationError(
 						this.getNode(),
-						"The Virtual Mailbox credential has no API Key: create one in the dashboard (Settings → Developer → API keys), paste it into the credential's API Key field, then activate again.",
+						'The Virtual Mailbox credential has no API Key: create one ' +
+							'in the dashboard (Settings → Developer → API keys), paste ' +
+							"it into the credential's API Key field, then activate again.",
 					);
 				}
 				const options = this.getNodeParameter('options', {}) as Options;
@@ -251,7 +281,8 @@ export class VirtualMailboxTrigger implements INodeType {
 				}
 				const events = this.getNodeParameter('events', []) as string[];
 				this.logger.info(
-					`Virtual Mailbox Trigger active: register ${this.getNodeWebhookUrl('default')} in the dashboard for ${events.join(', ')} (one subscription per event).`,
+					`Virtual Mailbox Trigger active: register ${this.getNodeWebhookUrl('default')} ` +
+						`in the dashboard for ${events.join(', ')} (one subscription per event).`,
 				);
 				return true;
 			},
@@ -259,7 +290,8 @@ export class VirtualMailboxTrigger implements INodeType {
 				forgetWebhookCredentials(this);
 				// `npm run dev` reads the URL in this line and in create()'s to keep its subscriptions in step.
 				this.logger.info(
-					`Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions of ${this.getNodeWebhookUrl('default')} if they should stop sending.`,
+					'Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions ' +
+						`of ${this.getNodeWebhookUrl('default')} if they should stop sending.`,
 				);
 				return true;
 			},
@@ -312,7 +344,8 @@ export class VirtualMailboxTrigger implements INodeType {
 			}
 			if (outcome === 'unsettled')
 				this.logger.warn(
-					`Virtual Mailbox Trigger: the claim of ${key} did not settle; running it rather than risk losing it`,
+					`Virtual Mailbox Trigger: the claim of ${key} did ` +
+						'not settle; running it rather than risk losing it',
 				);
 			kept.push(item);
 		}
@@ -392,7 +425,8 @@ export class VirtualMailboxTrigger implements INodeType {
 		if (!event && body.uuid !== undefined) event = await scanEventOf.call(this, body.uuid);
 		if (!event) {
 			this.logger.warn(
-				`Virtual Mailbox Trigger: unrecognised delivery ignored (fields: ${Object.keys(body).join(', ')})`,
+				'Virtual Mailbox Trigger: unrecognised delivery ' +
+					`ignored (fields: ${Object.keys(body).join(', ')})`,
 			);
 			return ignore('unrecognised payload');
 		}
@@ -474,7 +508,11 @@ export class VirtualMailboxTrigger implements INodeType {
 		]);
 		if (finished) return { workflowData: [[enriched]] };
 		answered.abort();
-		item.json.enrichment_error = `Add Full Resource or Download File did not finish within ${retryPolicy.answerWithinMs / 1000} s, so the delivery was answered without them (the service drops deliveries it waits too long for). Fetch the record or file in the workflow instead.`;
+		item.json.enrichment_error =
+			'Add Full Resource or Download File did not finish within ' +
+			`${retryPolicy.answerWithinMs / 1000} s, so the delivery was ` +
+			'answered without them (the service drops deliveries it waits too ' +
+			'long for). Fetch the record or file in the workflow instead.';
 		return { workflowData: [[item]] };
 	}
 }
@@ -507,7 +545,8 @@ function minutesOption(
 	if (value === undefined) return fallback;
 	if (validMinutes(value, min)) return value;
 	ctx.logger.warn(
-		`Virtual Mailbox Trigger: ${label} "${String(value)}" is not a number of at least ${min}; using ${fallback}`,
+		`Virtual Mailbox Trigger: ${label} "${String(value)}" ` +
+			`is not a number of at least ${min}; using ${fallback}`,
 	);
 	return fallback;
 }
@@ -563,12 +602,14 @@ async function scanEventOf(this: IWebhookFunctions, uuid: unknown): Promise<Even
 		if (event) return event;
 	} catch (error) {
 		this.logger.warn(
-			`Virtual Mailbox Trigger: could not read scan ${String(uuid)} to tell a scan from an open update (${(error as Error).message}); running it as a scan update`,
+			`Virtual Mailbox Trigger: could not read scan ${String(uuid)} to tell a scan ` +
+				`from an open update (${(error as Error).message}); running it as a scan update`,
 		);
 		return 'scan-update';
 	}
 	this.logger.warn(
-		`Virtual Mailbox Trigger: scan ${String(uuid)} has no known type; running its update as a scan update`,
+		`Virtual Mailbox Trigger: scan ${String(uuid)} has ` +
+			'no known type; running its update as a scan update',
 	);
 	return 'scan-update';
 }

@@ -331,7 +331,8 @@ export async function startCatchingUp(
 	if (typeof intervalMinutes !== 'number' || !(intervalMinutes >= 0))
 		throw new NodeOperationError(
 			this.getNode(),
-			`Catch-Up Interval (Minutes) must be a number of at least 0 (0: only at activation), got "${String(intervalMinutes)}"`,
+			'Catch-Up Interval (Minutes) must be a number of at least ' +
+				`0 (0: only at activation), got "${String(intervalMinutes)}"`,
 		);
 	const staticData = this.getWorkflowStaticData('node');
 	let closed = false;
@@ -345,13 +346,15 @@ export async function startCatchingUp(
 			if (closed) return;
 			staticData.catchUp = draft;
 			this.logger.debug(
-				`Virtual Mailbox Trigger caught up: ${items.length} event(s), ${stats.requests} request(s)${stats.primed.length ? `, primed ${stats.primed.join(', ')}` : ''}`,
+				`Virtual Mailbox Trigger caught up: ${items.length} event(s), ${stats.requests} ` +
+					`request(s)${stats.primed.length ? `, primed ${stats.primed.join(', ')}` : ''}`,
 			);
 			if (items.length) this.emit([items.map((json) => ({ json }))]);
 		} catch (error) {
 			if (closed) return;
 			this.logger.warn(
-				`Virtual Mailbox Trigger could not catch up (the next activation or interval reads the same again): ${(error as Error).message}`,
+				'Virtual Mailbox Trigger could not catch up (the next activation ' +
+					`or interval reads the same again): ${(error as Error).message}`,
 			);
 			// Older 1.x throws "not available": the log line above is all it keeps.
 			try {
@@ -386,7 +389,8 @@ export async function startCatchingUp(
 		};
 		if (!registerEveryMinute(this, onTick))
 			this.logger.warn(
-				'Virtual Mailbox Trigger: this n8n offers no cron to a trigger, so it catches up at each activation only (not at the Catch-Up Interval)',
+				'Virtual Mailbox Trigger: this n8n offers no cron to a trigger, so ' +
+					'it catches up at each activation only (not at the Catch-Up Interval)',
 			);
 	}
 	return {

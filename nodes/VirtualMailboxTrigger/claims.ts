@@ -84,7 +84,11 @@ export interface ClaimClock {
 
 /** Logged when the workflow's row turns out another node's (again only after seeing the lock). */
 export const FOREIGN_ROW_WARNING =
-	"the workflow's deduplication store (scope Workflow) holds another node's data, probably a Remove Duplicates node with Scope set to Workflow, so the claim records without its lock and copies of a delivery handled by different n8n processes at the same moment may each run. Set that node's Scope to Node and run its Clear Deduplication History once with Scope Workflow";
+	"the workflow's deduplication store (scope Workflow) holds another node's " +
+	'data, probably a Remove Duplicates node with Scope set to Workflow, so the ' +
+	'claim records without its lock and copies of a delivery handled by ' +
+	"different n8n processes at the same moment may each run. Set that node's Scope " +
+	'to Node and run its Clear Deduplication History once with Scope Workflow';
 
 export class StoreDeadlineError extends Error {}
 

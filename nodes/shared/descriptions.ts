@@ -79,7 +79,10 @@ export function returnAllOptions(options: INodeProperties[] = []): INodeProperti
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to read the list a second time and return it only when both reads give the same items in the same order. Catches an item missed or repeated because the list changed while it was read. Costs about twice the requests and time, and fails when the list keeps changing.',
+					'Whether to read the list a second time and return it only when both ' +
+					'reads give the same items in the same order. Catches an item missed ' +
+					'or repeated because the list changed while it was read. Costs about ' +
+					'twice the requests and time, and fails when the list keeps changing.',
 			},
 			...options,
 		],

@@ -48,7 +48,8 @@ export function maxFileSizeOption(overrides: Partial<INodeProperties> = {}): INo
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_MAX_FILE_MB,
 		description:
-			"Larger files are not downloaded, so that one huge file cannot exhaust n8n's memory; the item then says why in download_error",
+			'Larger files are not downloaded, so that one huge file cannot ' +
+			"exhaust n8n's memory; the item then says why in download_error",
 		...overrides,
 	};
 }

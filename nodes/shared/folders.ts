@@ -68,7 +68,9 @@ export async function folderByName(
 				`${matches.length} folders are named "${name}"`,
 				{
 					itemIndex,
-					description: `Folders ${matches.map((f) => `"${String(f.name)}" (ID ${String(f.id)})`).join(', ')} all match. Choose the folder to delete by ID.`,
+					description:
+						`Folders ${matches.map((f) => `"${String(f.name)}" (ID ${String(f.id)})`).join(', ')} ` +
+						'all match. Choose the folder to delete by ID.',
 				},
 			);
 		}
@@ -86,7 +88,8 @@ export async function folderByName(
 	const notFound = (folders: IDataObject[]) =>
 		new NodeOperationError(this.getNode(), `No folder is named "${name}"`, {
 			itemIndex,
-			description: `Existing folders: ${folders.map((f) => String(f.name)).join(', ') || 'none'}.${hint}`,
+			description:
+				'Existing folders: ' + `${folders.map((f) => String(f.name)).join(', ') || 'none'}.${hint}`,
 		});
 	// A change by name reads the list as it is now; everything else reads this execution's view.
 	const folders =
@@ -159,7 +162,8 @@ async function keepOldest(
 			await apiRequest.call(this, 'DELETE', `/v1/folders/${segment(ours)}`, { itemIndex });
 		} catch (error) {
 			this.logger.warn(
-				`Virtual Mailbox: folder ${ours} was created twice at the same moment and could not be removed: ${(error as Error).message}`,
+				`Virtual Mailbox: folder ${ours} was created twice at the same ` +
+					`moment and could not be removed: ${(error as Error).message}`,
 			);
 		}
 	}

@@ -183,7 +183,8 @@ export function checkPeriod(
 	if (period) return period;
 	throw new NodeOperationError(
 		this.getNode(),
-		`${label} must be one of ${LIST_PERIODS.join(', ')} (or Past Week, Past Month, Past Half Year, Past Year); got "${String(value)}"`,
+		`${label} must be one of ${LIST_PERIODS.join(', ')} (or Past Week, ` +
+			`Past Month, Past Half Year, Past Year); got "${String(value)}"`,
 		{ itemIndex },
 	);
 }

@@ -29,7 +29,10 @@ export function ruleValuesText(what: { mail: boolean; scan: boolean; shipment: b
 		...(what.scan ? [`a scan's status is ${either(SCAN_OUTPUT_STATUSES)} (upper case)`] : []),
 		...(what.shipment ? [`a shipment's status is ${either(SHIPMENT_STATUSES)}`] : []),
 	];
-	return `Values for rules (IF, Switch, Filter), as Mail → Get returns them: ${parts.join('; ')}. Turn on Ignore Case in a rule to match any letter case.`;
+	return (
+		'Values for rules (IF, Switch, Filter), as Mail → Get returns them: ' +
+		`${parts.join('; ')}. Turn on Ignore Case in a rule to match any letter case.`
+	);
 }
 
 /** A notice with ruleValuesText, for a trigger's panel. */

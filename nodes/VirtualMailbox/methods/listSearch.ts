@@ -183,7 +183,9 @@ export async function searchBankAccounts(
 		'/v1/bank-accounts',
 		{},
 		(account) => ({
-			name: `${String(account.bank_name ?? 'Bank account')} ••••${String(account.account_number_last4 ?? '')}`,
+			name:
+				`${String(account.bank_name ?? 'Bank account')} ` +
+				`••••${String(account.account_number_last4 ?? '')}`,
 			value: String(account.id),
 		}),
 		filter,

@@ -283,7 +283,9 @@ async function readPart(
 	}
 	if (totals.some((count) => count !== size))
 		return {
-			changed: `a part held ${size} items when the read began, then ${totals.find((count) => count !== size)}`,
+			changed:
+				`a part held ${size} items when the read began, ` +
+				`then ${totals.find((count) => count !== size)}`,
 		};
 	const seen = new Set(front.items.map((item) => item.id));
 	const rest = back.items.filter((item) => !seen.has(item.id)).reverse();
@@ -315,7 +317,9 @@ async function readPart(
 		// keep the reverse sort's order reversed.
 		if (front.items.length + rest.length !== size)
 			return {
-				changed: `a part of ${size} items gave ${front.items.length + rest.length} when read from both ends`,
+				changed:
+					`a part of ${size} items gave ${front.items.length + rest.length} when read from ` +
+					'both ends',
 			};
 		return { lists: [[...front.items, ...rest]], size: size! };
 	}

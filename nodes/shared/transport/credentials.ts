@@ -77,8 +77,10 @@ export async function requireSandbox(
 		throw new NodeOperationError(this.getNode(), `${operation} only works against the sandbox`, {
 			itemIndex,
 			description: productionHost
-				? `The credential's Base URL is the production server (${hostOf(SERVERS.production)}). Use the sandbox server, a credential whose Environment is Sandbox, or a local simulator.`
-				: 'The credential points at Production. Use a credential whose Environment is Sandbox (or Custom for a local simulator).',
+				? `The credential's Base URL is the production server (${hostOf(SERVERS.production)}). ` +
+					'Use the sandbox server, a credential whose Environment is Sandbox, or a local simulator.'
+				: 'The credential points at Production. Use a credential whose ' +
+					'Environment is Sandbox (or Custom for a local simulator).',
 		});
 	}
 }
@@ -93,7 +95,8 @@ function warnPlainHttp(ctx: ApiContext, credentials: VirtualMailboxCredentials):
 		const { hostname, origin } = new URL(baseUrl);
 		if (!LOOPBACK.test(hostname))
 			ctx.logger.warn(
-				`Virtual Mailbox: the credential's Base URL ${origin} is plain http, so the API key is sent unencrypted. Use https.`,
+				`Virtual Mailbox: the credential's Base URL ${origin} is ` +
+					'plain http, so the API key is sent unencrypted. Use https.',
 			);
 	} catch {
 		/* an invalid Base URL fails the request itself, with its own message */

@@ -33,7 +33,10 @@ export function fileLinkProblem(
 		return `only https links are downloaded, not ${link.protocol.replace(':', '')}`;
 	}
 	if (!own && isPrivateHost(link.hostname))
-		return 'the link points to a private, loopback or link-local address (only public hosts are fetched)';
+		return (
+			'the link points to a private, loopback or ' +
+			'link-local address (only public hosts are fetched)'
+		);
 	return undefined;
 }
 

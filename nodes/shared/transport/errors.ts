@@ -16,11 +16,17 @@ export interface ProblemDetails {
 }
 
 const HINTS: Record<number, string> = {
-	401: 'Check the API key in the credential and that its Environment matches the key (live keys for Production, test keys for Sandbox).',
+	401:
+		'Check the API key in the credential and that its Environment ' +
+		'matches the key (live keys for Production, test keys for Sandbox).',
 	403: 'The API key is valid but not allowed to do this; check its permissions or the account plan.',
 	404: 'Check the ID: the item does not exist or belongs to another account.',
-	409: 'The item is not in a state that allows this (for example cancelling a scan that is no longer in process).',
-	429: 'The rate limit was hit and retries ran out of time; run fewer items at once or add a Wait node.',
+	409:
+		'The item is not in a state that allows this (for ' +
+		'example cancelling a scan that is no longer in process).',
+	429:
+		'The rate limit was hit and retries ran out of ' +
+		'time; run fewer items at once or add a Wait node.',
 };
 
 /** Where to look whether a write was done, by its path: the list or record that would show it. */
@@ -38,7 +44,10 @@ const CHECKS: Array<[RegExp, string]> = [
 /** Pure: the service may already have acted on the write: where to check before a re-run. */
 export function mayHaveActed(method: string, path: string): string {
 	const check = CHECKS.find(([pattern]) => pattern.test(path))?.[1] ?? 'look in the account';
-	return `Not retried: the service may already have acted on ${method} ${path}. Check first (${check}) before running it again, or it may be done twice.`;
+	return (
+		`Not retried: the service may already have acted on ${method} ${path}. ` +
+		`Check first (${check}) before running it again, or it may be done twice.`
+	);
 }
 
 /** Pure: a wait for people: "45 s", "12 min", "3 h", "2 days". */
@@ -127,10 +136,16 @@ export function keyEnvironmentHint(
 	const looksLive = /^(\w+_)?live[_-]/.test(key);
 	const looksTest = /^(\w+_)?test[_-]/.test(key);
 	if (environment === 'production' && looksTest) {
-		return "The key looks like a sandbox (test) key but the credential's Environment is Production: switch Environment to Sandbox.";
+		return (
+			"The key looks like a sandbox (test) key but the credential's " +
+			'Environment is Production: switch Environment to Sandbox.'
+		);
 	}
 	if (environment === 'sandbox' && looksLive) {
-		return "The key looks like a production (live) key but the credential's Environment is Sandbox: switch Environment to Production.";
+		return (
+			"The key looks like a production (live) key but the credential's " +
+			'Environment is Sandbox: switch Environment to Production.'
+		);
 	}
 	return undefined;
 }
@@ -161,12 +176,15 @@ export function problemError(
 	const title = problem.title ?? `HTTP ${status}`;
 	let message = problem.detail ? `${title}: ${problem.detail}` : title;
 	if (status === 422 && problem.code === 'validation_error' && ctx.hadCursor) {
-		message = `The API rejected the pagination cursor (${message}). Cursors are bound to the exact query and reach only the first 10,000 items; the query must not change while paging.`;
+		message =
+			`The API rejected the pagination cursor (${message}). Cursors are bound to the exact ` +
+			'query and reach only the first 10,000 items; the query must not change while paging.';
 	}
 	const lines: string[] = [];
 	for (const fieldError of problem.errors ?? []) {
 		lines.push(
-			`${fieldError.field ?? '(body)'}: ${fieldError.message ?? 'invalid'}${fieldError.code ? ` (${fieldError.code})` : ''}`,
+			`${fieldError.field ?? '(body)'}: ` +
+				`${fieldError.message ?? 'invalid'}${fieldError.code ? ` (${fieldError.code})` : ''}`,
 		);
 	}
 	const writeUnknown = writeOutcomeUnknown(ctx.method, status);
@@ -176,7 +194,9 @@ export function problemError(
 	else if (status === 429 && ctx.askedWaitMs !== undefined) lines.push(waitHint(ctx));
 	else if (status === 429 && ctx.retryAfter !== undefined && ctx.attempts === 1)
 		lines.push(
-			`The API asked to wait with a Retry-After this node cannot read ("${String(ctx.retryAfter).slice(0, 40)}") and no retry was made; run fewer items at once or add a Wait node.`,
+			'The API asked to wait with a Retry-After this node cannot ' +
+				`read ("${String(ctx.retryAfter).slice(0, 40)}") and no ` +
+				'retry was made; run fewer items at once or add a Wait node.',
 		);
 	else if (HINTS[status]) lines.push(HINTS[status]);
 	lines.push(
@@ -203,12 +223,18 @@ export function problemError(
 
 /** A 429 whose Retry-After was too long to wait for. */
 function waitHint(ctx: ErrorContext): string {
-	const asked = `The API asked to wait ${durationText(ctx.askedWaitMs!)} (Retry-After: ${String(ctx.retryAfter).slice(0, 40)})`;
+	const asked =
+		`The API asked to wait ${durationText(ctx.askedWaitMs!)} ` +
+		`(Retry-After: ${String(ctx.retryAfter).slice(0, 40)})`;
 	const retried =
 		(ctx.attempts ?? 1) > 1
 			? `after ${(ctx.attempts ?? 1) - 1} ${ctx.attempts === 2 ? 'retry' : 'retries'}`
 			: 'and no retry was made';
-	return `${asked}, longer than this node waits for a request (${durationText(retryPolicy.budgetMs)}), so it stopped ${retried}. Run the workflow again after that time, or add a Wait node before this one.`;
+	return (
+		`${asked}, longer than this node waits for a request ` +
+		`(${durationText(retryPolicy.budgetMs)}), so it stopped ${retried}. Run the ` +
+		'workflow again after that time, or add a Wait node before this one.'
+	);
 }
 
 /** Without the request config, which holds the Authorization header. */
@@ -225,7 +251,8 @@ export function networkError(
 	// The node's own deadline ended (or it stopped waiting), not the network.
 	const error = new NodeApiError(node, { message: text } as JsonObject, {
 		message: stopped
-			? `Stopped waiting for the Virtual Mailbox API (${ctx.method} ${ctx.path}): the time allowed for it ran out`
+			? `Stopped waiting for the Virtual Mailbox API (${ctx.method} ` +
+				`${ctx.path}): the time allowed for it ran out`
 			: `Could not reach the Virtual Mailbox API (${ctx.method} ${ctx.path}): ${text}`,
 		description: stopped
 			? `${ctx.method === 'GET' ? 'Not retried: the time allowed ran out.' : mayHaveActed(ctx.method, ctx.path)}`

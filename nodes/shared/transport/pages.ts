@@ -87,7 +87,8 @@ export async function* eachPage(
 				ctx.getNode(),
 				seen.has(cursor)
 					? `GET ${path} returned a cursor it had already returned; stopped to avoid an endless loop`
-					: `GET ${path} kept returning pages past the ${DEPTH_LIMIT}-item limit; stopped after ${pages} pages`,
+					: `GET ${path} kept returning pages past the ` +
+						`${DEPTH_LIMIT}-item limit; stopped after ${pages} pages`,
 				{ itemIndex },
 			);
 		}

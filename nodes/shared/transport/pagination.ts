@@ -31,7 +31,9 @@ export interface ListOptions {
 
 /** What to do about a list that kept changing: true whatever the read's settings. */
 const CHANGED_ADVICE =
-	'Nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query (for example with Arrived) so that the read takes fewer pages.';
+	'Nothing was returned rather than a list that may miss or repeat ' +
+	'items. Run the node again when the mailbox is quieter, or narrow the ' +
+	'query (for example with Arrived) so that the read takes fewer pages.';
 
 /**
  * Reads a cursor-paginated list; a Limit asks min(limit, 100) on every page, since the cursor is
@@ -60,7 +62,8 @@ export async function listPaginated(
 		{
 			itemIndex: options.itemIndex,
 			description:
-				'Confirm List Unchanged is on: nothing was returned rather than a list that may miss or repeat items. Run the node again when the mailbox is quieter, or narrow the query.',
+				'Confirm List Unchanged is on: nothing was returned rather than a list that may miss ' +
+				'or repeat items. Run the node again when the mailbox is quieter, or narrow the query.',
 		},
 	);
 }
@@ -123,7 +126,9 @@ function sameListing(a: Listed, b: Listed): boolean {
 
 /** Returns every listed item, with a warning: a failure here is one no run again would fix. */
 function countIsOff(ctx: ApiContext, path: string, listed: Listed): IDataObject[] {
-	const message = `GET ${path}: total_count says ${listed.count} but its pages list ${listed.items.length} items, the same in two reads in a row; the ${listed.items.length} listed items were returned`;
+	const message =
+		`GET ${path}: total_count says ${listed.count} but its pages list ${listed.items.length} ` +
+		`items, the same in two reads in a row; the ${listed.items.length} listed items were returned`;
 	ctx.logger.warn(`Virtual Mailbox: ${message}`);
 	const hints = ctx as { addExecutionHints?: (...hints: Array<{ message: string }>) => void };
 	hints.addExecutionHints?.({ message: `${message} (the API's count is off).` });
@@ -150,7 +155,9 @@ async function readInOrder(
 	if (!Array.isArray(items) || Number.isFinite(max) || items.length === first.total_count)
 		return items;
 	return {
-		changed: `${first.total_count} items matched when the read began, ${items.length} different items were read`,
+		changed:
+			`${first.total_count} items matched when the read ` +
+			`began, ${items.length} different items were read`,
 		...(undivided ? { listed: { items, count: first.total_count } } : {}),
 	};
 }
@@ -191,7 +198,9 @@ async function mergeParts(
 				// An item that moved between parts mid-read would otherwise be missed or read twice.
 				if (leaves.length > 1 && head.read !== held)
 					return {
-						changed: `the part ${partLabel(head.leaf.query, whole)} held ${held} items when the read began, ${head.read} were read`,
+						changed:
+							`the part ${partLabel(head.leaf.query, whole)} held ` +
+							`${held} items when the read began, ${head.read} were read`,
 					};
 				return undefined;
 			}
@@ -200,7 +209,8 @@ async function mergeParts(
 				return {
 					changed:
 						leaves.length > 1
-							? `the part ${partLabel(head.leaf.query, whole)} held ${held} items when the read began, then ${page.total_count}`
+							? `the part ${partLabel(head.leaf.query, whole)} held ` +
+								`${held} items when the read began, then ${page.total_count}`
 							: `${held} items matched when the read began, then ${page.total_count}`,
 				};
 			head.buffer.push(...page.data);
@@ -248,10 +258,15 @@ function unreachableError(
 	const tried = (options.splits ?? []).map((s) => s.param).join(', ');
 	return new NodeOperationError(
 		ctx.getNode(),
-		`${whole.total_count} items match, but only ${reachable} can be reached: the API pages through at most ${reach} items per query${reach > DEPTH_LIMIT ? ' read from both ends' : ''}${tried ? ` and splitting by ${tried} still leaves parts over that limit` : ''}`,
+		`${whole.total_count} items match, but only ${reachable} can be reached: the API pages ` +
+			`through at most ${reach} items per query` +
+			`${reach > DEPTH_LIMIT ? ' read from both ends' : ''}` +
+			`${tried ? ` and splitting by ${tried} still leaves parts over that limit` : ''}`,
 		{
 			itemIndex: options.itemIndex,
-			description: `Narrow the query${options.narrowHint ? ` with ${options.narrowHint}` : ''} so that fewer than ${reach} items match, or run the node once per narrower query.`,
+			description:
+				`Narrow the query${options.narrowHint ? ` with ${options.narrowHint}` : ''} so ` +
+				`that fewer than ${reach} items match, or run the node once per narrower query.`,
 		},
 	);
 }
@@ -295,7 +310,9 @@ async function planSplit(
 			);
 			if (again.total_count === whole.first.total_count) continue;
 			return {
-				changed: `${whole.first.total_count} items matched when the read began, then ${again.total_count}`,
+				changed:
+					`${whole.first.total_count} items matched when the read began, then ` +
+					`${again.total_count}`,
 			};
 		}
 		const leaves: Leaf[] = [];

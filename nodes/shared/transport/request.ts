@@ -143,13 +143,16 @@ export async function apiRequest(
 	if (body === TOO_LARGE) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The Virtual Mailbox API's answer to ${method} ${path} is larger than ${sizeText(retryPolicy.maxAnswerBytes)} and was not read`,
+			`The Virtual Mailbox API's answer to ${method} ${path} is larger ` +
+				`than ${sizeText(retryPolicy.maxAnswerBytes)} and was not read`,
 			{
 				itemIndex: options.itemIndex,
 				description:
 					method === 'GET'
-						? "No API answer is that large: check that the credential's Base URL is the Virtual Mailbox API, not another server or a proxy page."
-						: "No API answer is that large: check that the credential's Base URL is the Virtual Mailbox API. The request was sent: check before running again.",
+						? "No API answer is that large: check that the credential's Base URL " +
+							'is the Virtual Mailbox API, not another server or a proxy page.'
+						: "No API answer is that large: check that the credential's Base URL is the " +
+							'Virtual Mailbox API. The request was sent: check before running again.',
 			},
 		);
 	}
@@ -173,14 +176,17 @@ function notARecordError(
 		? receivedText(received, body)
 		: `${typeof body === 'string' ? 'text' : `a JSON ${typeof body}`}`;
 	const lines = [
-		"A proxy, captive portal or login page may be answering in place of the API: check the credential's Base URL and the network between n8n and the API.",
+		'A proxy, captive portal or login page may be answering in place of the API: ' +
+			"check the credential's Base URL and the network between n8n and the API.",
 	];
 	if (context.method !== 'GET') lines.unshift(mayHaveActed(context.method, context.path));
 	else if (attempts > 1)
 		lines.push(`Asked ${attempts} times, with the same kind of answer each time.`);
 	lines.push(`${context.method} ${context.path} → ${status}`);
 	const error = new NodeApiError(ctx.getNode(), { message: `HTTP ${status}` } as JsonObject, {
-		message: `The Virtual Mailbox API answered ${context.method} ${context.path} with ${status} but not the JSON record expected: ${what}`,
+		message:
+			`The Virtual Mailbox API answered ${context.method} ${context.path} ` +
+			`with ${status} but not the JSON record expected: ${what}`,
 		description: lines.join('\n'),
 		httpCode: String(status),
 		itemIndex: context.itemIndex,
@@ -221,9 +227,12 @@ function redirectError(
 		/* no usable Location */
 	}
 	return new NodeApiError(ctx.getNode(), { message: `HTTP ${response.statusCode}` } as JsonObject, {
-		message: `The API answered ${context.method} ${context.path} with a redirect (${response.statusCode}) to ${target}; not followed`,
+		message:
+			`The API answered ${context.method} ${context.path} with a ` +
+			`redirect (${response.statusCode}) to ${target}; not followed`,
 		description:
-			'Requests carrying the API key and their bodies go only to the server of the credential. Check the Environment or Base URL.',
+			'Requests carrying the API key and their bodies go only to the ' +
+			'server of the credential. Check the Environment or Base URL.',
 		httpCode: String(response.statusCode),
 		itemIndex: context.itemIndex,
 	});

@@ -20,7 +20,8 @@ export const addressIdField: INodeProperties = idLocator({
 	searchListMethod: 'searchAddresses',
 	placeholder: '2d8de729-c368-47dd-a012-8acfdadd957e',
 	description:
-		'The shipping or deposit address: pick one from the list or give its UUID (from Get Many or Create)',
+		'The shipping or deposit address: pick one from ' +
+		'the list or give its UUID (from Get Many or Create)',
 });
 
 /** Every address field: node parameter, API field, label, and whether Create requires it. */

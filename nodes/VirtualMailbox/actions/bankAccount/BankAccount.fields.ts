@@ -18,7 +18,8 @@ export const bankAccountLocator: INodeProperties = idLocator({
 	searchListMethod: 'searchBankAccounts',
 	placeholder: 'b3e1c7a2-…',
 	description:
-		'The bank account for check deposits: pick one from the list (bank name and last 4 digits) or give its ID',
+		'The bank account for check deposits: pick one from ' +
+		'the list (bank name and last 4 digits) or give its ID',
 });
 
 /** Bank account numbers are write-only: never let a full number reach an output. */

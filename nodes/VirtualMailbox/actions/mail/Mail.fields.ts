@@ -8,7 +8,8 @@ export const mailIdField: INodeProperties = idLocator({
 	searchListMethod: 'searchMails',
 	placeholder: '12345',
 	description:
-		'The mail item: pick one of the newest (type a sender or recipient name to search) or give its numeric ID, the "ID" field of Get Many results or of a trigger',
+		'The mail item: pick one of the newest (type a sender or recipient name to ' +
+		'search) or give its numeric ID, the "ID" field of Get Many results or of a trigger',
 	idPattern: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A mail ID is a number such as 12345' },
 });
 

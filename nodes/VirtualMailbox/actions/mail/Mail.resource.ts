@@ -42,14 +42,17 @@ export const description: INodeProperties[] = [
 				name: 'Discard',
 				value: 'discard',
 				description:
-					'Request shredding of a mail item. Destructive: it is shredded 7 days later unless undiscarded.',
+					'Request shredding of a mail item. Destructive: ' +
+					'it is shredded 7 days later unless undiscarded.',
 				action: 'Discard a mail item',
 			},
 			{
 				name: 'File by Rules',
 				value: 'applyRules',
 				description:
-					'File mail into folders by ordered rules (sender, recipient, mail type, scan label or summary, weight, any text); the first rule that matches wins; optionally mark read or archive; Preview Only changes nothing',
+					'File mail into folders by ordered rules (sender, recipient, mail type, ' +
+					'scan label or summary, weight, any text); the first rule that matches ' +
+					'wins; optionally mark read or archive; Preview Only changes nothing',
 				action: 'File mail by rules',
 			},
 			{
@@ -62,14 +65,16 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description:
-					'List mail items, newest first by default, filtered by status, type, scan status, folder, arrival period, read state or search text',
+					'List mail items, newest first by default, filtered by status, ' +
+					'type, scan status, folder, arrival period, read state or search text',
 				action: 'Get many mail items',
 			},
 			{
 				name: 'Move to Folder or Mark Read',
 				value: 'update',
 				description:
-					'File a mail item into a folder (picked, by ID or by name, created if missing), take it out of its folder, or mark it read or unread',
+					'File a mail item into a folder (picked, by ID or by name, created ' +
+					'if missing), take it out of its folder, or mark it read or unread',
 				action: 'Move mail to folder',
 			},
 			{

@@ -37,7 +37,8 @@ const ruleValues: INodeProperties[] = [
 		type: 'options',
 		default: 'anyText',
 		description:
-			'What of the mail item the rule looks at. Any Text finds the word wherever the mail item has it ("magazine" matches mail of type magazine, "IRS" a sender named IRS Ogden).',
+			'What of the mail item the rule looks at. Any Text finds the word wherever the mail ' +
+			'item has it ("magazine" matches mail of type magazine, "IRS" a sender named IRS Ogden).',
 		options: [
 			{
 				name: 'Any Text',
@@ -139,7 +140,8 @@ const ruleValues: INodeProperties[] = [
 		name: 'folder',
 		default: { mode: 'name', value: '' },
 		description:
-			'File matching mail into this folder: pick it, give its ID, or give its name (a missing name is created)',
+			'File matching mail into this folder: pick it, give ' +
+			'its ID, or give its name (a missing name is created)',
 	}),
 	{
 		displayName: 'Mark Read',
@@ -170,7 +172,8 @@ const properties: INodeProperties[] = [
 		...mailIdField,
 		default: { mode: 'id', value: '={{ $json.mail_id ?? $json.id }}' },
 		description:
-			'The mail item to file. The default takes it from the input item: a mail item from a trigger, the Poll Trigger or Get Many (its ID), or a scan (its mail_id).',
+			'The mail item to file. The default takes it from the input item: a mail item ' +
+			'from a trigger, the Poll Trigger or Get Many (its ID), or a scan (its mail_id).',
 	},
 	{
 		displayName: 'Rules',
@@ -190,7 +193,14 @@ const properties: INodeProperties[] = [
 			],
 		},
 		description:
-			'Checked in order; the first rule that matches files the mail item. Requests for N items: 1 folder list per run (when a folder is given by name, with Preview Only, or when an item says its mail is already in a folder given by ID; +2 per folder created) and 1 update per filed item (+1 when archived); what is already so (in the folder, read, archived) is skipped, so running again changes nothing. An item whose own fields do not decide, or that does not say where its mail item is (a scan), is read once (+1 for a scan summary): a Get Many item has no weight; a new-mail delivery has no scan label or summary, where Any Text also looks when its sender, recipient and type do not match.',
+			'Checked in order; the first rule that matches files the mail item. Requests for N items: ' +
+			'1 folder list per run (when a folder is given by name, with Preview Only, or when ' +
+			'an item says its mail is already in a folder given by ID; +2 per folder created) and ' +
+			'1 update per filed item (+1 when archived); what is already so (in the folder, read, ' +
+			'archived) is skipped, so running again changes nothing. An item whose own fields do not ' +
+			'decide, or that does not say where its mail item is (a scan), is read once (+1 for a ' +
+			'scan summary): a Get Many item has no weight; a new-mail delivery has no scan label ' +
+			'or summary, where Any Text also looks when its sender, recipient and type do not match.',
 		options: [{ displayName: 'Rule', name: 'rule', values: ruleValues }],
 	},
 	{
@@ -216,7 +226,9 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to only output what each rule would do, without changing anything (nothing filed, marked, archived or created). Try rules on your mailbox with Get Many → File by Rules, then turn this off. An expression may set it per item.',
+			'Whether to only output what each rule would do, without changing anything ' +
+			'(nothing filed, marked, archived or created). Try rules on your mailbox with Get ' +
+			'Many → File by Rules, then turn this off. An expression may set it per item.',
 	},
 	{
 		displayName: 'Options',
@@ -226,7 +238,8 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			createFolderIfMissingOption(
-				'Whether to create a folder given by name that does not exist yet (on by default). Off: such an item fails, listing the folders there are.',
+				'Whether to create a folder given by name that does not exist yet (on ' +
+					'by default). Off: such an item fails, listing the folders there are.',
 			),
 			{
 				displayName: 'Fallback: Archive',
@@ -234,7 +247,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to also archive mail that no rule matches (with When No Rule Matches: File Into a Folder)',
+					'Whether to also archive mail that no rule matches ' +
+					'(with When No Rule Matches: File Into a Folder)',
 			},
 			{
 				displayName: 'Fallback: Mark Read',
@@ -242,7 +256,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to also mark mail that no rule matches read (with When No Rule Matches: File Into a Folder)',
+					'Whether to also mark mail that no rule matches ' +
+					'read (with When No Rule Matches: File Into a Folder)',
 			},
 		],
 	},
@@ -584,7 +599,8 @@ async function act(
 						? 'already archived'
 						: plan.preview
 							? refused
-								? `would fail to be archived (it is ${state.status}; the API archives mail in the inbox only)`
+								? `would fail to be archived (it is ${state.status}; ` +
+									'the API archives mail in the inbox only)'
 								: 'would be archived'
 							: 'archived',
 				]
@@ -625,7 +641,9 @@ async function act(
 		}
 		if (failure) {
 			// Which rule's filing failed, for a folder ID that no longer exists most of all.
-			failure.message = `${who} (folder ${folder.mode === 'name' ? `"${folderName}"` : `ID ${folderId}`}): ${failure.message}`;
+			failure.message =
+				`${who} (folder ${folder.mode === 'name' ? `"${folderName}"` : `ID ${folderId}`}): ` +
+				`${failure.message}`;
 			throw failure;
 		}
 		// A folder by ID is named as the preview names it: the update's answer carries its name.

@@ -6,7 +6,8 @@ export const { description, execute } = byIdOperation({
 	operation: 'discard',
 	field: mailIdField,
 	notice:
-		'Destructive: the mail item is shredded 7 days after this request, and then cannot be recovered. Until then Undiscard keeps it.',
+		'Destructive: the mail item is shredded 7 days after this request, ' +
+		'and then cannot be recovered. Until then Undiscard keeps it.',
 	label: 'Mail ID',
 	kind: 'numeric',
 	method: 'POST',

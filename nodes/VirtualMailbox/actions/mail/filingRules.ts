@@ -179,7 +179,7 @@ export function checkFolder(raw: unknown, position: number, label = 'Folder'): A
 	};
 }
 
-/** Pure: the Rules parameter → checked rules, in order; a bad rule throws, naming its position. */
+/** Pure: the Rules parameter → checked rules in order; a bad rule throws, naming its position. */
 export function parseRules(raw: unknown): Rule[] {
 	const list =
 		raw && typeof raw === 'object'
@@ -302,7 +302,7 @@ function parseRule(entry: IDataObject, position: number): Rule {
 				const stopped = /timed out/i.test(outcome.message);
 				throw new RuleError(
 					position,
-					`the pattern /${literal.source}/ ${stopped ? 'took too long on this mail item and was stopped (it backtracks without end: simplify a repeat inside a repeat, such as (a+)+)' : `failed: ${outcome.message}`}`,
+					`the pattern /${literal.source}/ ${stopped ? 'took too long on this mail item and was stopped (it backtracks ' + 'without end: simplify a repeat inside a repeat, such as (a+)+)' : `failed: ${outcome.message}`}`,
 				);
 			}
 			return outcome;
@@ -337,7 +337,9 @@ function parseRule(entry: IDataObject, position: number): Rule {
 	return {
 		...base,
 		test: (text) => test(String(text)),
-		says: `${FIELD_WORDS[field]} ${TEXT_WORDS[comparison]} ${shown}${caseSensitive ? ' (case sensitive)' : ''}`,
+		says:
+			`${FIELD_WORDS[field]} ${TEXT_WORDS[comparison]} ` +
+			`${shown}${caseSensitive ? ' (case sensitive)' : ''}`,
 	};
 }
 

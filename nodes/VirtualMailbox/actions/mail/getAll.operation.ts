@@ -27,7 +27,9 @@ const properties: INodeProperties[] = [
 			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
 			default: DEFAULT_PARALLEL,
 			description:
-				'How many pages to read at the same time when returning all. Large lists are divided into parts read at once, which is much faster over the internet; 1 reads one page after another.',
+				'How many pages to read at the same time when returning all. ' +
+				'Large lists are divided into parts read at once, which is ' +
+				'much faster over the internet; 1 reads one page after another.',
 		},
 	]),
 ];
@@ -57,7 +59,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Max Parallel Requests must be a whole number from 1 to ${MAX_PARALLEL}, got ${String(maxParallel)}`,
+			'Max Parallel Requests must be a whole number from ' +
+				`1 to ${MAX_PARALLEL}, got ${String(maxParallel)}`,
 			{ itemIndex: i },
 		);
 	}

@@ -22,7 +22,8 @@ export const description: INodeProperties[] = forOperation('mail', 'seedMailItem
 		type: 'options',
 		default: 'LETTER',
 		description:
-			'Letters and large letters take a scan request; the other types an open-and-scan request. Get Many lists them under the lower-case type (LARGELETTER as large_letter).',
+			'Letters and large letters take a scan request; the other types an open-and-scan ' +
+			'request. Get Many lists them under the lower-case type (LARGELETTER as large_letter).',
 		options: [
 			{ name: 'Catalog', value: 'CATALOG' },
 			{ name: 'Large Letter', value: 'LARGELETTER' },

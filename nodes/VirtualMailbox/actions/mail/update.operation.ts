@@ -48,7 +48,9 @@ export const description: INodeProperties[] = forOperation('mail', 'update', [
 		default: {},
 		options: [
 			createFolderIfMissingOption(
-				'Whether to create the folder when it is given by name and does not exist yet (on by default: filing into a new name creates it once, however many items run). Off: a missing name fails, listing the folders there are.',
+				'Whether to create the folder when it is given by name and does not exist ' +
+					'yet (on by default: filing into a new name creates it once, however ' +
+					'many items run). Off: a missing name fails, listing the folders there are.',
 			),
 		],
 	},

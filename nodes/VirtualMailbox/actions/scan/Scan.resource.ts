@@ -45,7 +45,8 @@ export const description: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				description:
-					'Request a scan (letters, large letters) or an open-and-scan (magazines, catalogs, softpaks, packages) of a mail item. Billable: the mailroom does real work.',
+					'Request a scan (letters, large letters) or an open-and-scan (magazines, catalogs, ' +
+					'softpaks, packages) of a mail item. Billable: the mailroom does real work.',
 				action: 'Request a scan',
 			},
 			{
@@ -70,7 +71,8 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description:
-					'List scan requests, filtered by status, type, mail item, period or search text, newest or oldest first',
+					'List scan requests, filtered by status, type, mail ' +
+					'item, period or search text, newest or oldest first',
 				action: 'Get many scans',
 			},
 			{

@@ -8,7 +8,8 @@ import { forOperation } from '../../../shared/display';
 export const description: INodeProperties[] = forOperation('scan', 'create', [
 	{
 		displayName:
-			'Billable: every run (every input item) asks the mailroom to scan, or open and scan, a mail item, charged as your plan says. Try a workflow with a Sandbox credential first.',
+			'Billable: every run (every input item) asks the mailroom to scan, or open and scan, a ' +
+			'mail item, charged as your plan says. Try a workflow with a Sandbox credential first.',
 		name: 'createNotice',
 		type: 'notice',
 		default: '',
@@ -20,7 +21,8 @@ export const description: INodeProperties[] = forOperation('scan', 'create', [
 		type: 'options',
 		default: 'scan',
 		description:
-			'Letters and large letters take a scan; magazines, catalogs, softpaks and packages take an open-and-scan request',
+			'Letters and large letters take a scan; magazines, catalogs, ' +
+			'softpaks and packages take an open-and-scan request',
 		options: [
 			{
 				name: 'Scan',

@@ -6,7 +6,8 @@ export const { description, execute } = byIdOperation({
 	operation: 'delete',
 	field: scanIdField,
 	notice:
-		'Destructive: the stored scan file is deleted for good and cannot be recovered. Download it first (Scan → Download) if you may need it.',
+		'Destructive: the stored scan file is deleted for good and cannot be ' +
+		'recovered. Download it first (Scan → Download) if you may need it.',
 	label: 'Scan ID',
 	kind: 'text',
 	method: 'DELETE',

@@ -8,5 +8,6 @@ export const shipmentIdField: INodeProperties = idLocator({
 	searchListMethod: 'searchShipments',
 	placeholder: '4b28d1f9-e695-45b4-8dbf-e6841b5ce17d',
 	description:
-		'The shipment, return, check deposit or pickup: pick one from the list or give its UUID, the ID of a shipment-update event',
+		'The shipment, return, check deposit or pickup: pick one from ' +
+		'the list or give its UUID, the ID of a shipment-update event',
 });

@@ -17,7 +17,8 @@ export const description: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				description:
-					'Get a shipment, return to sender, check deposit or pickup with its status, tracking number and packed mail items',
+					'Get a shipment, return to sender, check deposit or pickup ' +
+					'with its status, tracking number and packed mail items',
 				action: 'Get a shipment',
 			},
 			{

@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
  * creates, so 40 items filed into one folder by name cost one list. Bound: one entry per execution
  * in progress (a WeakMap on its context); the next execution reads again and sees any rename.
  * Several processes: not shared; two that create the same name each file into the oldest and
- * remove their own (folders.ts keepOldest).
+ * remove their own (folders.ts keepOldest). See docs/seams.md.
  */
 const views = new WeakMap<object, Promise<IDataObject[]>>();
 

@@ -3,6 +3,7 @@
  * process. n8n starts a scheduled poll without waiting for the last one, and two polls from one
  * state would emit the same items twice, so the second returns nothing. Bound: one entry per poll
  * running, removed however it ends. Several processes: not shared; n8n polls on the leader only.
+ * See docs/seams.md.
  */
 const running = new Set<string>();
 

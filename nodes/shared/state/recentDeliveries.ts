@@ -3,6 +3,7 @@
  * this process. n8n saves static data only after a delivery, so two copies at the same moment
  * would both read the old state; this catches them. Bound: RECENT_MAX entries, the oldest tenth
  * dropped past it. Several processes: not shared; the claim (claims.ts) decides across them.
+ * See docs/seams.md.
  */
 const RECENT_MAX = 10_000;
 const recent = new Map<string, number>();

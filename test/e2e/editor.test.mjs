@@ -1,14 +1,14 @@
 // Real n8n's editor in headless Chromium: our nodes render with their icons, the panel shows the
 // pickers, and the folder list is filled from the simulator. Screenshots go to test-artifacts/editor.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '../simulator/server.mjs';
-import { freePort, OWNER, restClient, startN8n, waitFor } from './real-n8n.mjs';
+import { OWNER, restClient, waitFor } from './real-n8n.mjs';
+import { useSharedN8n } from './shared-n8n.mjs';
 import { CREDENTIAL_ID, credentialFor } from './workflows.mjs';
 
 const ARTIFACTS = path.resolve(
@@ -67,17 +67,15 @@ let sim;
 let n8n;
 let browser;
 let page;
-let userFolder;
+let session;
 beforeAll(async () => {
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
 	sim = await startSimulator({ count: 20 });
-	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-editor-'));
-	n8n = await startN8n({
-		userFolder,
-		port: await freePort(),
+	session = await useSharedN8n({
 		credentials: [credentialFor(sim)],
 		workflows: [WORKFLOW, FILING_WORKFLOW, RULES_WORKFLOW],
 	});
+	n8n = session.n8n;
 	browser = await chromium.launch({
 		executablePath: inject('chromiumPath'),
 		args: [
@@ -100,10 +98,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await browser?.close();
-	await n8n?.stop();
+	await session?.release();
 	await sim?.close();
-	if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
-}, 60_000);
+}, 120_000);
 
 const shot = (name) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 /** Every <img> of our icons on the canvas's nodes: src and whether it decoded (menus elsewhere may show more). */

@@ -2,12 +2,12 @@
 // against the local simulator.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator } from '../simulator/server.mjs';
 import * as S from '../support/schemas.mjs';
-import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
+import { waitFor } from './real-n8n.mjs';
+import { sharedN8n, useSharedN8n } from './shared-n8n.mjs';
 import {
 	credentialFor,
 	operationsWorkflow,
@@ -15,18 +15,16 @@ import {
 	readOnlyCredentialFor,
 	triggerWorkflow,
 } from './workflows.mjs';
-import { exampleWorkflows, examplesHome, setUpExample, triggeredExamples } from './examples.mjs';
+import { exampleWorkflows, setUpExample, triggeredExamples } from './examples.mjs';
 import { payloads, sign } from '../support/webhooks.mjs';
 
 const MAILS = 2_500;
 let sim;
 let n8n;
 let rest;
-let userFolder;
+let session;
 let filesFolder;
-let n8nEnv;
 let polledScan;
-let n8nPort;
 const allExamples = exampleWorkflows();
 const examples = triggeredExamples();
 /** The filing-rules example with Preview Only on, under its own id and webhook path. */
@@ -56,11 +54,8 @@ const triggers = {
 
 beforeAll(async () => {
 	sim = await startSimulator({ count: MAILS, seed: 11 });
-	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-e2e-'));
-	// n8n's default security settings: the examples run as a user sets them up, nothing relaxed.
-	({ env: n8nEnv, filesFolder } = examplesHome(path.join(userFolder, 'home')));
-	// For the poll trigger test: a scan pending before n8n starts, so the first poll records it
-	// pending and a later one sees it complete.
+	// For the poll trigger test: a scan pending before the poll workflows are published, so the
+	// first poll records it pending and a later one sees it complete.
 	const mail = (
 		await fetch(`${sim.url}/_control/mail`, {
 			method: 'POST',
@@ -72,11 +67,9 @@ beforeAll(async () => {
 		body: JSON.stringify({ type: 'scan' }),
 	}).then((r) => r.json());
 	const operations = operationsWorkflow();
-	n8nPort = await freePort();
-	n8n = await startN8n({
-		userFolder,
-		port: n8nPort,
-		env: n8nEnv,
+	// n8n's default security settings: the examples run as a user sets them up, nothing relaxed.
+	({ filesFolder } = await sharedN8n());
+	session = await useSharedN8n({
 		credentials: [credentialFor(sim), readOnlyCredentialFor(sim)],
 		workflows: [
 			operations,
@@ -93,9 +86,8 @@ beforeAll(async () => {
 			...examples.map((e) => e.path),
 			rulesPreview.path,
 		],
-		log: process.env.VMB_E2E_LOG ? (line) => process.stderr.write(`${line}\n`) : () => {},
 	});
-	rest = await restClient(n8n.base);
+	({ n8n, rest } = session);
 	// Activation of each trigger checks the key with GET /v1/account (webhook create()).
 	await waitFor(
 		async () => sim.requests.filter((r) => r.path === '/v1/account').length >= 2 + examples.length,
@@ -106,10 +98,9 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-	await n8n?.stop();
+	await session?.release();
 	await sim?.close();
-	if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
-}, 60_000);
+}, 120_000);
 
 const state = () => fetch(`${sim.url}/_control/state`).then((r) => r.json());
 /** Run one operation's webhook in n8n; returns the action node's output items and the API requests it made. */
@@ -743,7 +734,7 @@ describe('poll trigger in real n8n (polls once a minute)', () => {
 		);
 
 	test('after the first poll records where things stand, a new package and a completed scan each start one execution; the scan file is downloaded', async () => {
-		// the scan was requested right after n8n started (beforeAll), so the first poll sees it pending;
+		// the scan was requested before the poll workflows were published (beforeAll), so the first poll sees it pending;
 		// each trigger's first poll (at activation) primes: the scans of its type, the whole mailbox
 		const polled = (match) => sim.requests.some((r) => r.key === 'read-only' && match(r));
 		await waitFor(
@@ -803,14 +794,8 @@ describe('across a restart of n8n', () => {
 			return out.length;
 		};
 		await waitFor(async () => (await delivered()) === 1, 30_000);
-		await n8n.stop();
-		n8n = await startN8n({
-			userFolder,
-			port: n8nPort,
-			env: n8nEnv,
-			waitForWebhooks: [triggers.plain.path],
-		});
-		rest = await restClient(n8n.base);
+		await session.restart({ waitForWebhooks: [triggers.plain.path] });
+		({ n8n, rest } = session);
 		const replay = sign(body, { secret: sim.webhookSecret });
 		expect(
 			(await fetch(url(), { method: 'POST', headers: replay.headers, body: replay.raw })).status,

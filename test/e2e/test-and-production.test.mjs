@@ -2,18 +2,15 @@
 // test event, with both its Production URL and its Test URL subscribed (the spec lets several
 // endpoints receive one event). A real delivery reaches both: the test execution and the
 // production execution each run the workflow; neither is taken for the other's duplicate.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startSimulator } from '../simulator/server.mjs';
-import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
+import { waitFor } from './real-n8n.mjs';
+import { useSharedN8n } from './shared-n8n.mjs';
 import { credentialFor } from './workflows.mjs';
 import {
 	launchChromium,
 	listenForTestEvent,
 	listeningTriggerWorkflow,
-	stopAll,
 } from './listening-trigger.mjs';
 
 const HOOK = '7a1e0000-0000-4000-8000-0000000b0747';
@@ -27,7 +24,7 @@ let sim;
 let n8n;
 let rest;
 let browser;
-let home;
+let session;
 const subscribe = (event, url) =>
 	fetch(`${sim.url}/_control/webhooks`, {
 		method: 'POST',
@@ -38,17 +35,15 @@ const subscribed = async () =>
 
 beforeAll(async () => {
 	sim = await startSimulator({ count: 10, seed: 11 });
-	home = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-test-and-production-'));
-	n8n = await startN8n({
-		userFolder: path.join(home, 'n8n'),
-		port: await freePort(),
-		credentials: [credentialFor(sim)],
-		workflows: [WORKFLOW],
-	});
-	rest = await restClient(n8n.base);
+	session = await useSharedN8n({ credentials: [credentialFor(sim)], workflows: [WORKFLOW] });
+	({ n8n, rest } = session);
 }, 900_000);
 
-afterAll(() => stopAll({ browser, n8n, sim, home }), 60_000);
+afterAll(async () => {
+	await browser?.close();
+	await session?.release();
+	await sim?.close();
+}, 120_000);
 
 describe('Listen for test event while the workflow is active', () => {
 	test('a real delivery sent to the Test URL first and to the Production URL then runs the workflow in both: a test execution and a production one', async () => {

@@ -3,21 +3,20 @@
 // event: Test URL), the mailroom page logs mail that reaches them, and the dev command's samples do
 // what it says they do.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startSimulator } from '../simulator/server.mjs';
 import { followTriggers } from '../simulator/follow-triggers.mjs';
-import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
+import { waitFor } from './real-n8n.mjs';
+import { sharedN8n, useSharedN8n } from './shared-n8n.mjs';
 import { credentialFor } from './workflows.mjs';
 import {
 	launchChromium,
 	listenForTestEvent,
 	listeningTriggerWorkflow,
-	stopAll,
 } from './listening-trigger.mjs';
-import { DEV_SAMPLES, devWorkflows, examplesHome, UNPUBLISHED_IN_DEV } from './examples.mjs';
+import { DEV_SAMPLES, devWorkflows, UNPUBLISHED_IN_DEV } from './examples.mjs';
 
 const ARTIFACTS = path.resolve(
 	path.dirname(fileURLToPath(import.meta.url)),
@@ -35,7 +34,7 @@ let sim;
 let n8n;
 let rest;
 let browser;
-let home;
+let session;
 let examples;
 const subscriptions = async () => (await fetch(`${sim.url}/_control/webhooks`)).json();
 const urlsOf = async (event) =>
@@ -68,23 +67,23 @@ const triggerItem = (execution, node) =>
 beforeAll(async () => {
 	sim = await startSimulator({ count: 40, seed: 7 });
 	const follower = followTriggers(sim.url);
-	home = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-try-it-'));
-	const { env, filesFolder } = examplesHome(home);
-	examples = devWorkflows(filesFolder);
-	n8n = await startN8n({
-		userFolder: path.join(home, 'n8n'),
-		port: await freePort(),
-		env: { ...env, N8N_LOG_LEVEL: 'info' },
+	// n8n's default security settings and log level, as `npm run dev` runs it.
+	examples = devWorkflows((await sharedN8n()).filesFolder);
+	session = await useSharedN8n({
 		credentials: [credentialFor(sim)],
 		workflows: [...examples.map((w) => w.workflow), MY_WORKFLOW],
 		waitForWebhooks: examples.filter((w) => w.path && w.workflow.active).map((w) => w.path),
 		log: (line) => follower.line(line),
 	});
 	await follower.settled();
-	rest = await restClient(n8n.base);
+	({ n8n, rest } = session);
 }, 900_000);
 
-afterAll(() => stopAll({ browser, n8n, sim, home }), 60_000);
+afterAll(async () => {
+	await browser?.close();
+	await session?.release();
+	await sim?.close();
+}, 120_000);
 
 describe('the simulator follows the triggers n8n runs', () => {
 	test('each published example is subscribed at its Production URL for each event it selects; the example left unpublished is not', async () => {

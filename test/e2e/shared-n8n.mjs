@@ -1,18 +1,18 @@
 // One real n8n shared by the end-to-end files that need no start of their own (the e2e project runs
-// its files one after another in a single process). A start costs a minute and more on a loaded
-// 2-core machine; a file's workflows and credentials reach the running instance through its REST
-// API in seconds. Files that stop n8n while events happen, need another environment or run the dev
-// command keep their own start.
+// its files one after another in a single process). A start takes 12-17 s on a quiet 2-core
+// machine and a minute and more on a loaded one; a file's workflows and credentials reach the
+// running instance through its REST API in seconds. Files that stop n8n while events happen, need
+// another environment or run the dev command keep their own start.
 //
-// Each file is independent: `useSharedN8n` points the credentials at the file's simulator and
-// creates the file's workflows afresh (deleting any left under the same ids, and with them their
-// executions, claims and static data); `release()` deletes them again. The instance runs with n8n's
-// default security settings and a HOME of its own, as the examples' tests need.
+// Each file is independent: `useSharedN8n` gives the instance exactly the file's credentials,
+// pointed at the file's simulator, and creates the file's workflows afresh (deleting any left
+// under the same ids, and with them their executions, claims and static data); `release()` deletes
+// them again. The instance runs with n8n's default security settings and a HOME of its own, as the
+// examples' tests need.
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
-import { credentialFor, readOnlyCredentialFor } from './workflows.mjs';
 import { examplesHome } from './examples.mjs';
 
 /** The instance lives on globalThis: vitest evaluates each file's modules again, the process stays. */
@@ -31,29 +31,19 @@ async function boot() {
 		if (process.env.VMB_E2E_LOG) process.stderr.write(`${line}\n`);
 		for (const listener of listeners) listener(line);
 	};
-	// The credentials every file uses, under their fixed ids (n8n's REST API cannot choose a
-	// credential's id); each file points them at its own simulator.
-	const placeholder = { url: 'http://127.0.0.1:9', apiKey: 'unset', webhookSecret: 'unset' };
-	const placeholders = [credentialFor(placeholder), readOnlyCredentialFor(placeholder)];
-	const start = async (first) => {
-		const n8n = await startN8n({
-			userFolder,
-			port,
-			env,
-			log,
-			...(first ? { credentials: placeholders } : {}),
-		});
+	const start = async () => {
+		const n8n = await startN8n({ userFolder, port, env, log });
 		// The run's global teardown stops it if this process does not (test/setup/e2e-setup.mjs).
 		fs.writeFileSync(path.join(folder, 'pid'), String(n8n.child.pid));
 		return n8n;
 	};
 	const shared = {
-		n8n: await start(true),
+		n8n: await start(),
 		filesFolder,
 		listeners,
 		async restart() {
 			await shared.n8n.stop();
-			shared.n8n = await start(false);
+			shared.n8n = await start();
 			shared.rest = await restClient(shared.n8n.base);
 		},
 	};
@@ -97,9 +87,43 @@ async function deleteWorkflow(rest, id) {
 	await untilUnpublished(() => rest.call('DELETE', `/rest/workflows/${id}`));
 }
 
+/** `n8n import:<what>` of `records` into the running instance's database (one more n8n CLI start). */
+async function importWithCli(shared, what, records) {
+	const file = path.join(path.dirname(shared.n8n.env.N8N_USER_FOLDER), `import-${what}.json`);
+	fs.writeFileSync(file, JSON.stringify(records));
+	try {
+		await shared.n8n.cli([`import:${what}`, `--input=${file}`]);
+	} finally {
+		fs.rmSync(file, { force: true });
+	}
+}
+
 /**
- * The shared n8n for one test file: the credentials (of workflows.mjs) pointed at the file's
- * simulator, `workflows` created afresh under their ids and the active ones activated, then
+ * Exactly the file's credentials in the instance, as in an n8n of its own: the editor selects a
+ * new node's credential by itself only when there is one of its type. Kept ones are pointed at the
+ * file's simulator; missing ones are imported (n8n's REST API cannot choose a credential's id, which
+ * the workflows name); others are deleted.
+ */
+async function useCredentials(shared, credentials) {
+	const { rest } = shared;
+	const wanted = new Map(credentials.map((c) => [c.id, c]));
+	const present = new Set();
+	for (const { id } of (await rest.call('GET', '/rest/credentials')).data) {
+		const credential = wanted.get(id);
+		if (!credential) await rest.call('DELETE', `/rest/credentials/${id}`);
+		else {
+			const { name, type, data } = credential;
+			await rest.call('PATCH', `/rest/credentials/${id}`, { name, type, data });
+			present.add(id);
+		}
+	}
+	const missing = credentials.filter((c) => !present.has(c.id));
+	if (missing.length) await importWithCli(shared, 'credentials', missing);
+}
+
+/**
+ * The shared n8n for one test file: exactly `credentials` (of workflows.mjs, pointed at the file's
+ * simulator), `workflows` created afresh under their ids and the active ones activated, then
  * `waitForWebhooks` registered. `log` receives n8n's output lines until `release()`.
  * Returns { n8n, rest, filesFolder, restart({ waitForWebhooks }), release() }; `n8n` and `rest`
  * change with a restart.
@@ -113,18 +137,7 @@ export async function useSharedN8n({
 	const shared = await sharedN8n();
 	const { rest } = shared;
 	if (log) shared.listeners.add(log);
-	const missing = [];
-	for (const credential of credentials) {
-		const { id, name, type, data } = credential;
-		try {
-			await rest.call('PATCH', `/rest/credentials/${id}`, { name, type, data });
-		} catch (error) {
-			if (!/→ 404/.test(error.message)) throw error;
-			missing.push(credential);
-		}
-	}
-	if (missing.length)
-		throw new Error(`useSharedN8n: no credential ${missing.map((c) => c.id)} in the shared n8n`);
+	await useCredentials(shared, credentials);
 	for (const { id } of workflows) await deleteWorkflow(rest, id);
 	const major = shared.n8n.runtime.major;
 	if (major >= 2) {
@@ -133,13 +146,11 @@ export async function useSharedN8n({
 	} else if (workflows.length) {
 		// n8n 1.x gives a workflow made through its REST API an id of its own: the CLI imports under
 		// the file's ids (as inactive) into the running instance's database.
-		const file = path.join(
-			path.dirname(shared.n8n.env.N8N_USER_FOLDER),
-			`import-${Date.now()}.json`,
+		await importWithCli(
+			shared,
+			'workflow',
+			workflows.map((w) => ({ ...w, active: false })),
 		);
-		fs.writeFileSync(file, JSON.stringify(workflows.map((w) => ({ ...w, active: false }))));
-		await shared.n8n.cli(['import:workflow', `--input=${file}`]);
-		fs.rmSync(file, { force: true });
 	}
 	for (const { id } of workflows.filter((w) => w.active)) {
 		const { data: saved } = await rest.call('GET', `/rest/workflows/${id}`);

@@ -103,6 +103,24 @@ afterAll(async () => {
 }, 120_000);
 
 const shot = (name) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+/** Opens the node creator and types `words` once its search box is up (keys typed before are lost). */
+const searchCreator = async (words) => {
+	await page.click('[data-test-id="node-creator-plus-button"]');
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await creator.locator('input').first().waitFor({ timeout: 30_000 });
+	await page.keyboard.type(words);
+	return creator;
+};
+/** Whether the node creator lists `text` within 15 s (its search settles after typing). */
+const creatorShows = (creator, text) =>
+	creator
+		.getByText(text, { exact: true })
+		.first()
+		.waitFor({ timeout: 15_000 })
+		.then(
+			() => true,
+			() => false,
+		);
 /** Every <img> of our icons on the canvas's nodes: src and whether it decoded (menus elsewhere may show more). */
 const ourIcons = () =>
 	page.$$eval('[data-test-id="canvas-node"] img', (els) =>
@@ -162,12 +180,11 @@ test('the action node panel shows the resource and operation pickers, and the fo
 }, 120_000);
 
 test('the node creator finds our nodes by name: the action node and its webhook trigger as one entry, and the poll trigger', async () => {
-	await page.click('[data-test-id="node-creator-plus-button"]');
-	await page.keyboard.type('Virtual Mailbox');
-	await page.waitForTimeout(1500);
+	const creator = await searchCreator('Virtual Mailbox');
+	await creator.getByText('Virtual Mailbox Poll').first().waitFor({ timeout: 15_000 });
 	await shot('node-creator-search');
 	// Only the creator panel counts (the canvas behind it shows the node names too).
-	const panel = await page.locator('[data-test-id="node-creator"]').textContent();
+	const panel = await creator.textContent();
 	// n8n shows a node "X" with actions and its trigger "X Trigger" as one entry "X" (as Gmail and
 	// Gmail Trigger), with the trigger's description; the poll trigger is "Virtual Mailbox Poll".
 	// n8n 1.x lists them by name only, 2.x with their descriptions.
@@ -187,19 +204,13 @@ test('the node creator finds the package by what a user wants to do: "folder", "
 	for (const words of ['folder', 'file mail', 'move to folder', 'PMB']) {
 		await page.goto(`${n8n.base}/workflow/${WORKFLOW.id}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
-		await page.click('[data-test-id="node-creator-plus-button"]');
-		await page.keyboard.type(words);
-		await page.waitForTimeout(1500);
-		found[words] = (await page.locator('[data-test-id="node-creator"]').textContent()).includes(
-			'Virtual Mailbox',
-		);
+		found[words] = await creatorShows(await searchCreator(words), 'Virtual Mailbox');
 		if (words === 'move to folder') await shot('node-creator-move-to-folder');
 	}
 	expect(found).toEqual({ folder: true, 'file mail': true, 'move to folder': true, PMB: true });
 }, 120_000);
 
 test('typing "file by rules", "file mail" or "rules" finds Virtual Mailbox, whose first actions include "File mail by rules"', async () => {
-	const creator = page.locator('[data-test-id="node-creator"]');
 	const actionNames = new Set(
 		ACTIONS_BY_RESOURCE.flatMap(([, actions]) => actions.map((a) => a.toLowerCase())),
 	);
@@ -207,11 +218,9 @@ test('typing "file by rules", "file mail" or "rules" finds Virtual Mailbox, whos
 	for (const words of ['file by rules', 'file mail', 'rules']) {
 		await page.goto(`${n8n.base}/workflow/${WORKFLOW.id}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
-		await page.click('[data-test-id="node-creator-plus-button"]');
-		await page.keyboard.type(words);
-		await page.waitForTimeout(1500);
+		const creator = await searchCreator(words);
 		if (words === 'file by rules') await shot('node-creator-file-by-rules');
-		await creator.getByText('Virtual Mailbox', { exact: true }).first().click({ timeout: 15_000 });
+		await creator.getByText('Virtual Mailbox', { exact: true }).first().click({ timeout: 60_000 });
 		await creator.getByText('File mail by rules', { exact: true }).waitFor({ timeout: 15_000 });
 		// The node's actions in screen order, as n8n lists them (resource by resource).
 		const shown = (
@@ -490,10 +499,7 @@ describe('node creator actions and ID pickers', () => {
 	};
 	const openActions = async () => {
 		await openWorkflow();
-		await page.click('[data-test-id="node-creator-plus-button"]');
-		// On a loaded machine keys typed before the search box is up are lost.
-		await creator().locator('input').first().waitFor({ timeout: 30_000 });
-		await page.keyboard.type('Virtual Mailbox');
+		await searchCreator('Virtual Mailbox');
 		await creator()
 			.getByText('Virtual Mailbox', { exact: true })
 			.first()

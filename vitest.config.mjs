@@ -69,6 +69,8 @@ export default defineConfig({
 				},
 			},
 			// Real n8n and Chromium are installed (or the run stops with the cause) before any e2e test.
+			// Two files at a time: much of a file's time is waiting (n8n's cron minutes, polls, starts),
+			// and each process keeps its own shared n8n from file to file (test/e2e/shared-n8n.mjs).
 			{
 				extends: true,
 				test: {
@@ -78,7 +80,7 @@ export default defineConfig({
 					setupFiles: ['test/setup/conformance-hooks.mjs'],
 					testTimeout: 300_000,
 					pool: 'forks',
-					poolOptions: { forks: { singleFork: true, isolate: true } },
+					poolOptions: { forks: { isolate: true } },
 				},
 			},
 			// Queue mode (Postgres, Redis, main, two workers, two webhook processes): after the others,

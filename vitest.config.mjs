@@ -6,10 +6,12 @@ import { defineConfig } from 'vitest/config';
 // of the unit tests. Each run's results land in test-artifacts/results/ for `npm run compatibility`.
 const runtime = process.env.VMB_N8N || 'n8n-2.41.1';
 const coreLine = process.env.VMB_N8N_CORE || 'devDependencies';
+// test/run.mjs runs the projects in parts, each with a results file of its own.
+const results = [runtime, coreLine, process.env.VMB_RESULTS_PART].filter(Boolean).join('+');
 
 // The unit tests whose outcome n8n-core's own code decides (its parameter checks, HTTP helper,
 // credential handling, webhook and poll contexts, deduplication store): `npm run test:n8n-1` runs
-// these on n8n-core 1.x (VMB_UNIT_TESTS=line); the rest test this package's own logic, which is the
+// these on n8n-core 1.x (VMB_TESTS=line); the rest test this package's own logic, which is the
 // same on either line. docs/development.md, "Testing on n8n 1.x", says why each is here.
 export const LINE_DEPENDENT_UNIT_TESTS = [
 	'transport/errors',
@@ -34,12 +36,23 @@ export const LINE_DEPENDENT_UNIT_TESTS = [
 	'poll-trigger/seams',
 	'poll-trigger/reactivated-while-polling',
 ].map((name) => `test/unit/${name}.test.mjs`);
+// In real n8n, `npm run test:n8n-1` leaves out the files that test `npm run dev`: it always runs
+// the pinned n8n 2.x (test/dev.mjs), so no user meets it on 1.x.
+export const LINE_DEPENDENT_E2E_TESTS = [
+	'n8n',
+	'editor',
+	'one-shape',
+	'catch-up',
+	'catch-up-interval',
+	'test-and-production',
+].map((name) => `test/e2e/${name}.test.mjs`);
 // A file moved or renamed must not drop out of the 1.x run unnoticed.
-for (const file of LINE_DEPENDENT_UNIT_TESTS)
+for (const file of [...LINE_DEPENDENT_UNIT_TESTS, ...LINE_DEPENDENT_E2E_TESTS])
 	if (!fs.existsSync(new URL(file, import.meta.url)))
-		throw new Error(`vitest.config.mjs: ${file} (LINE_DEPENDENT_UNIT_TESTS) does not exist`);
-const unitTests =
-	process.env.VMB_UNIT_TESTS === 'line' ? LINE_DEPENDENT_UNIT_TESTS : ['test/unit/**/*.test.mjs'];
+		throw new Error(`vitest.config.mjs: ${file} (a LINE_DEPENDENT list) does not exist`);
+const line = process.env.VMB_TESTS === 'line';
+const unitTests = line ? LINE_DEPENDENT_UNIT_TESTS : ['test/unit/**/*.test.mjs'];
+const e2eTests = line ? LINE_DEPENDENT_E2E_TESTS : ['test/e2e/**/*.test.mjs'];
 
 export default defineConfig({
 	test: {
@@ -52,10 +65,7 @@ export default defineConfig({
 		maxWorkers: Math.max(2, os.availableParallelism() - 1),
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
-		reporters: [
-			'default',
-			['json', { outputFile: `test-artifacts/results/${runtime}+${coreLine}.json` }],
-		],
+		reporters: ['default', ['json', { outputFile: `test-artifacts/results/${results}.json` }]],
 		projects: [
 			// With VMB_N8N_CORE, that n8n-core line is installed and given a copy of the build first.
 			{
@@ -75,7 +85,7 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'e2e',
-					include: ['test/e2e/**/*.test.mjs'],
+					include: e2eTests,
 					globalSetup: ['test/setup/e2e-setup.mjs'],
 					setupFiles: ['test/setup/conformance-hooks.mjs'],
 					testTimeout: 300_000,

@@ -9,9 +9,15 @@ import { ROOT_DIR } from './setup/paths.mjs';
 const RESULTS = path.join(ROOT_DIR, 'test-artifacts', 'results');
 const pinned = (file, name) => JSON.parse(fs.readFileSync(path.join(ROOT_DIR, file), 'utf8'))[name];
 
-function rowOf(file) {
-	const [runtimeName, coreLine] = path.basename(file, '.json').split('+');
-	const result = JSON.parse(fs.readFileSync(file, 'utf8'));
+/** One row per runtime and n8n-core line, from its results files (one per part of test/run.mjs). */
+function rowOf(key, files) {
+	const [runtimeName, coreLine] = key.split('+');
+	const parts = files.map((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
+	const result = {
+		success: parts.every((part) => part.success),
+		startTime: Math.min(...parts.map((part) => part.startTime)),
+		testResults: parts.flatMap((part) => part.testResults),
+	};
 	const runtime = describeRuntime(runtimeName);
 	const core =
 		coreLine === 'devDependencies'
@@ -42,20 +48,26 @@ function rowOf(file) {
 	};
 }
 
-const files = fs.existsSync(RESULTS)
-	? fs
-			.readdirSync(RESULTS)
-			.filter((f) => f.endsWith('.json'))
-			.sort()
-			.reverse()
-	: [];
-if (files.length === 0) {
+const byLine = new Map();
+if (fs.existsSync(RESULTS))
+	for (const file of fs
+		.readdirSync(RESULTS)
+		.filter((f) => f.endsWith('.json'))
+		.sort()) {
+		const key = file
+			.split('+')
+			.slice(0, 2)
+			.join('+')
+			.replace(/\.json$/, '');
+		byLine.set(key, [...(byLine.get(key) ?? []), path.join(RESULTS, file)]);
+	}
+if (byLine.size === 0) {
 	console.error(
 		'No results in test-artifacts/results: run npm test (and npm run test:n8n-1) first.',
 	);
 	process.exit(1);
 }
-const rows = files.map((f) => rowOf(path.join(RESULTS, f)));
+const rows = [...byLine].reverse().map(([key, files]) => rowOf(key, files));
 const table = [
 	'| n8n (end-to-end) | its Node.js | unit tests through | unit | end-to-end | queue mode | result | run on |',
 	'|---|---|---|---|---|---|---|---|',

@@ -3,21 +3,35 @@
 // n8n-core line. It needs only Node and the registry, so CI starts it before the repository's own
 // npm install; the tests' global setups then wait for each install in progress (one lock per
 // install, atomic-install.mjs) instead of starting it. Debian's chromium and redis-server are left
-// to those global setups: they install them while they wait for the runtime, and two apt-get runs
-// at once would fail on apt's lock.
+// to `--only` (below) and the global setups: two apt-get runs at once would fail on apt's lock.
 import { defaultLog } from './atomic-install.mjs';
 import { CORE_LINES, ensureCoreLine } from './n8n-core-line.mjs';
 import { DEFAULT_RUNTIME, ensureRuntime, RUNTIMES } from './n8n-runtime.mjs';
-import { ensurePostgres } from './queue-services.mjs';
+import { ensureChromium } from './system-packages.mjs';
+import { ensurePostgres, ensureRedis } from './queue-services.mjs';
 
 const began = Date.now();
 const log = (line) => defaultLog(`[${Math.round((Date.now() - began) / 1000)} s] ${line}`);
+// `--only runtime,chromium,postgres,redis` (test/run.mjs): what one test run needs, for the runtime
+// VMB_N8N names; the apt-get installs run one after another in this process.
+const only = process.argv.includes('--only')
+	? new Set(process.argv[process.argv.indexOf('--only') + 1].split(','))
+	: undefined;
 try {
-	await Promise.all([ensureRuntime({ name: DEFAULT_RUNTIME, log }), ensurePostgres({ log })]);
-	// One npm install at a time after the first: each takes a core while it unpacks.
-	for (const name of RUNTIMES.filter((r) => r !== DEFAULT_RUNTIME))
-		await ensureRuntime({ name, log });
-	for (const name of CORE_LINES) await ensureCoreLine(name, { log });
+	if (only) {
+		const installs = [];
+		if (only.has('runtime')) installs.push(ensureRuntime({ log }));
+		if (only.has('postgres')) installs.push(ensurePostgres({ log }));
+		if (only.has('chromium')) ensureChromium(log);
+		if (only.has('redis')) ensureRedis(log);
+		await Promise.all(installs);
+	} else {
+		await Promise.all([ensureRuntime({ name: DEFAULT_RUNTIME, log }), ensurePostgres({ log })]);
+		// One npm install at a time after the first: each takes a core while it unpacks.
+		for (const name of RUNTIMES.filter((r) => r !== DEFAULT_RUNTIME))
+			await ensureRuntime({ name, log });
+		for (const name of CORE_LINES) await ensureCoreLine(name, { log });
+	}
 	log('everything installed');
 } catch (error) {
 	log(error.message);

@@ -1,8 +1,8 @@
 // One real n8n shared by the end-to-end files that need no start of their own (the e2e project runs
 // two files at a time, each process keeping its instance from file to file). A start takes 12-17 s
 // on a quiet 2-core machine and a minute and more on a loaded one; a file's workflows and
-// credentials reach the running instance through its REST API in seconds. Files that stop n8n while events happen, need
-// another environment or run the dev command keep their own start.
+// credentials reach the running instance through its REST API in seconds. Files that stop n8n
+// while events happen, need another environment or run the dev command keep their own start.
 //
 // Each file is independent: `useSharedN8n` gives the instance exactly the file's credentials,
 // pointed at the file's simulator, and creates the file's workflows afresh (deleting any left

@@ -41,7 +41,7 @@ export interface KindState extends IDataObject {
 
 /** The catch-up's state, in the trigger node's static data under `catchUp`. */
 export interface CatchUpState extends IDataObject {
-	/** Any other value, an older version's string included, primes. */
+	/** Any other value primes; the previous version's string goes on (storedFingerprint). */
 	fingerprint?: CatchUpFingerprint;
 	/** Digest of the account id GET /v1/account named. */
 	accountId?: string;
@@ -72,6 +72,20 @@ export function fingerprintChange(
 
 const objectOr = (value: unknown): IDataObject =>
 	typeof value === 'object' && value !== null ? (value as IDataObject) : {};
+
+/**
+ * Pure: the state's fingerprint as fields. The previous version saved `[node, server, credential]`
+ * as a JSON string with the key's digest beside it: read as the same fields, its history goes on.
+ */
+export function storedFingerprint(state: IDataObject): unknown {
+	if (typeof state.fingerprint !== 'string') return state.fingerprint;
+	try {
+		const [node, server, credentialId] = JSON.parse(state.fingerprint) as unknown[];
+		return { node, account: { server, credentialId, keyDigest: state.keyDigest } };
+	} catch {
+		return undefined;
+	}
+}
 
 /** Pure: a mail item's arrival, a scan's completion; NaN if unknown. */
 export function timeOf(kind: CatchUpKind, record: IDataObject): number {
@@ -184,8 +198,14 @@ async function ownState(ctx: ITriggerFunctions, state: CatchUpState): Promise<vo
 		node: node.id,
 		account: accountOf(node.credentials?.[CREDENTIAL_TYPE]?.id, credentials),
 	};
-	const change = fingerprintChange(state.fingerprint, fingerprint);
-	if (change === 'same') return;
+	const change = fingerprintChange(storedFingerprint(state), fingerprint);
+	if (change === 'same' && typeof state.fingerprint !== 'string') return;
+	// The previous version's form: its key digest moves into the fingerprint.
+	delete state.keyDigest;
+	if (change === 'same') {
+		state.fingerprint = fingerprint;
+		return;
+	}
 	const account = (await apiRequest.call(ctx, 'GET', '/v1/account')) as IDataObject;
 	const accountId =
 		account?.id === undefined || account?.id === null ? '' : digest(String(account.id));

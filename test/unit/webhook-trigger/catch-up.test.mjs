@@ -236,7 +236,7 @@ describe('the webhook trigger catches up at activation', () => {
 		expect(otherAccount.emitted).toEqual([]);
 	});
 
-	test('a state saved with the fingerprint in an older form (a string, a number, none) primes without failing; the same node and account stored field by field goes on', async () => {
+	test("a state saved with a fingerprint of another form (a number, none, a list, text that is not the previous version's) primes without failing; the same node and account stored field by field goes on", async () => {
 		await activate();
 		const primed = saved['node:Virtual Mailbox'].catchUp;
 		const { mail, scans, accountId } = primed;
@@ -248,8 +248,8 @@ describe('the webhook trigger catches up at activation', () => {
 			node: 'node-under-test',
 			account: { credentialId: '1', server: 'http://vmb.test', keyDigest },
 		};
-		const oldString = JSON.stringify(['node-under-test', 'http://vmb.test', '1']);
-		for (const fingerprint of [oldString, 7, undefined, ['node-under-test'], null]) {
+		const otherNode = JSON.stringify(['another-node', 'http://vmb.test', '1']);
+		for (const fingerprint of [otherNode, '{not json', 7, undefined, ['node-under-test'], null]) {
 			saved['node:Virtual Mailbox'].catchUp = { fingerprint, keyDigest, accountId, mail, scans };
 			world.addMail();
 			const before = served();
@@ -269,6 +269,32 @@ describe('the webhook trigger catches up at activation', () => {
 		const trigger = await activate();
 		expect(ran(trigger)).toEqual([next.key]);
 		expect(world.served['/v1/account']).toBe(before['/v1/account']);
+	});
+
+	test("mail that arrived while n8n was down for the update from the previous version (its fingerprint a string, the key's digest beside it) runs at the first activation after it", async () => {
+		await activate();
+		const state = saved['node:Virtual Mailbox'].catchUp;
+		// The state as the previous version saved it.
+		saved['node:Virtual Mailbox'].catchUp = {
+			fingerprint: JSON.stringify(['node-under-test', 'http://vmb.test', '1']),
+			keyDigest: createHash('sha256').update(DEFAULT_CREDENTIALS.apiKey).digest('hex').slice(0, 16),
+			accountId: state.accountId,
+			mail: state.mail,
+			scans: state.scans,
+		};
+		const whileDown = world.addMail();
+		const trigger = await activate();
+		expect(trigger.failures).toEqual([]);
+		expect(ran(trigger)).toEqual([whileDown.key]);
+		expect(saved['node:Virtual Mailbox'].catchUp.fingerprint).toEqual({
+			node: 'node-under-test',
+			account: {
+				credentialId: '1',
+				server: 'http://vmb.test',
+				keyDigest: state.fingerprint.account.keyDigest,
+			},
+		});
+		expect(saved['node:Virtual Mailbox'].catchUp.keyDigest).toBeUndefined();
 	});
 
 	test("while active, the interval catches up on n8n's cron what a stopped webhook process missed, with no expression engine at hand after activation as in n8n 2.x; closing stops it", async () => {

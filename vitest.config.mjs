@@ -3,11 +3,11 @@ import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Which n8n this run tests (see test/runtimes and test/cores): the e2e runtime and the n8n-core line
-// of the unit tests. Each run's results land in test-artifacts/results/ for `npm run compatibility`.
+// of the unit tests. test/run.mjs (npm test, npm run test:n8n-1) runs the projects in parts, each
+// leaving its results in test-artifacts/results/ for `npm run compatibility`.
 const runtime = process.env.VMB_N8N || 'n8n-2.41.1';
 const coreLine = process.env.VMB_N8N_CORE || 'devDependencies';
-// test/run.mjs runs the projects in parts, each with a results file of its own.
-const results = [runtime, coreLine, process.env.VMB_RESULTS_PART].filter(Boolean).join('+');
+const results = [runtime, coreLine, process.env.VMB_RESULTS_PART].join('+');
 
 // The unit tests whose outcome n8n-core's own code decides (its parameter checks, HTTP helper,
 // credential handling, webhook and poll contexts, deduplication store): `npm run test:n8n-1` runs
@@ -65,7 +65,9 @@ export default defineConfig({
 		maxWorkers: Math.max(2, os.availableParallelism() - 1),
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
-		reporters: ['default', ['json', { outputFile: `test-artifacts/results/${results}.json` }]],
+		reporters: process.env.VMB_RESULTS_PART
+			? ['default', ['json', { outputFile: `test-artifacts/results/${results}.json` }]]
+			: ['default'],
 		projects: [
 			// With VMB_N8N_CORE, that n8n-core line is installed and given a copy of the build first.
 			{

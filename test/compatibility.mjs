@@ -13,8 +13,15 @@ const pinned = (file, name) => JSON.parse(fs.readFileSync(path.join(ROOT_DIR, fi
 function rowOf(key, files) {
 	const [runtimeName, coreLine] = key.split('+');
 	const parts = files.map((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
+	const listed = path.join(RESULTS, `${key}+parts.txt`);
+	const missing = fs.existsSync(listed)
+		? fs
+				.readFileSync(listed, 'utf8')
+				.split('\n')
+				.filter((part) => part && !files.includes(path.join(RESULTS, `${key}+${part}.json`)))
+		: [];
 	const result = {
-		success: parts.every((part) => part.success),
+		success: missing.length === 0 && parts.every((part) => part.success),
 		startTime: Math.min(...parts.map((part) => part.startTime)),
 		testResults: parts.flatMap((part) => part.testResults),
 	};

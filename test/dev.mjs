@@ -29,7 +29,7 @@ import {
 import { OWNER, restClient, startN8n, waitFor } from './e2e/real-n8n.mjs';
 import { credentialFor } from './e2e/workflows.mjs';
 import { DEV_SAMPLES, devWorkflows, examplesHome, UNPUBLISHED_IN_DEV } from './e2e/examples.mjs';
-import { ensureRuntime } from './setup/n8n-runtime.mjs';
+import { DEFAULT_RUNTIME, ensureRuntime } from './setup/n8n-runtime.mjs';
 import { startCluster } from './queue/cluster.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +39,8 @@ const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SIM_PORT = Number(process.env.SIM_PORT ?? 4010);
 const say = (line) => process.stdout.write(`${line}\n`);
 const QUEUE = process.argv.includes('--queue');
+// A user's n8n is the pinned one: VMB_N8N picks the runtime of the test commands, not of this one.
+process.env.VMB_N8N = DEFAULT_RUNTIME;
 
 const stoppers = [];
 let stopping = false;

@@ -64,16 +64,20 @@ const results = path.join(ROOT_DIR, 'test-artifacts', 'results');
 const line = `${process.env.VMB_N8N || DEFAULT_RUNTIME}+${process.env.VMB_N8N_CORE || 'devDependencies'}`;
 for (const file of fs.existsSync(results) ? fs.readdirSync(results) : [])
 	if (file === `${line}.json` || file.startsWith(`${line}+`)) fs.rmSync(path.join(results, file));
+const first = projects.filter((project) => !INSTALLS[project]);
+const then = projects.filter((project) => INSTALLS[project]);
+// The parts this run writes: one that never wrote its file (a vitest killed) fails the line there.
+const parts = [first.join('+'), ...(then.length > 1 ? then : [then.join('+')])].filter(Boolean);
+fs.mkdirSync(results, { recursive: true });
+fs.writeFileSync(path.join(results, `${line}+parts.txt`), `${parts.join('\n')}\n`);
 
 const installing =
 	needs.length > 0
 		? run(['test/setup/install-all.mjs', '--only', needs.join(',')]).then((code) => {
-				step(`${needs.join(', ')} installed`);
+				step(`installing ${needs.join(', ')} ${code === 0 ? 'done' : 'failed'}`);
 				return code;
 			})
 		: 0;
-const first = projects.filter((project) => !INSTALLS[project]);
-const then = projects.filter((project) => INSTALLS[project]);
 const codes = [];
 if (first.length) codes.push(await vitest(first));
 const installed = await installing;

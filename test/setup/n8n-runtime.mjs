@@ -32,7 +32,7 @@ import {
 } from './atomic-install.mjs';
 
 const RUNTIMES_SOURCE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../runtimes');
-/** The runtime `npm test` and `npm run dev` use unless VMB_N8N names another folder of test/runtimes. */
+/** The runtime of `npm run dev`, and of `npm test` unless VMB_N8N names another in test/runtimes. */
 export const DEFAULT_RUNTIME = 'n8n-2.41.1';
 export const RUNTIMES = fs.readdirSync(RUNTIMES_SOURCE).sort();
 

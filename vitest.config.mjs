@@ -112,7 +112,7 @@ export default defineConfig({
 					sequence: { groupOrder: 1 },
 				},
 			},
-			// The Poll Trigger's model checker (test/model): in-process and CPU-bound, last, alone.
+			// The Poll Trigger's model checker (test/model): in-process and CPU-bound, after the unit tests.
 			{
 				extends: true,
 				test: {

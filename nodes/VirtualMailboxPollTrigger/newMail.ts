@@ -32,7 +32,8 @@ export async function pollNewMail(
 		}));
 	}
 	if (state.unreachable) {
-		// Mail out of reach found by the last poll, which emitted (below). Cleared first: reported once.
+		// Mail out of reach found by the last poll, which emitted (below).
+		// Cleared first: reported once.
 		const [from, to] = state.unreachable;
 		delete state.unreachable;
 		throw unreachableError(this, from, to);

@@ -288,7 +288,8 @@ export class VirtualMailboxTrigger implements INodeType {
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				forgetWebhookCredentials(this);
-				// `npm run dev` reads the URL in this line and in create()'s to keep its subscriptions in step.
+				// `npm run dev` reads the URL in this line and in create()'s to keep its
+				// subscriptions in step.
 				this.logger.info(
 					'Virtual Mailbox Trigger deactivated: remove or pause the dashboard subscriptions ' +
 						`of ${this.getNodeWebhookUrl('default')} if they should stop sending.`,
@@ -415,8 +416,8 @@ export class VirtualMailboxTrigger implements INodeType {
 		if (!body || typeof body !== 'object' || Array.isArray(body))
 			return reject(400, 'body is not a JSON object');
 
-		// Ignored deliveries are still acknowledged with 200: n8n answers (onReceived) only after it has
-		// saved the workflow's static data, so the next delivery already sees this one.
+		// Ignored deliveries are still acknowledged with 200: n8n answers (onReceived) only after
+		// it has saved the workflow's static data, so the next delivery already sees this one.
 		const ignore = (reason: string): IWebhookResponseData => ({
 			webhookResponse: { received: true, ignored: reason },
 		});

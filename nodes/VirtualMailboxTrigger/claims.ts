@@ -349,7 +349,7 @@ async function takeTurn(
 		first?.resolve(outcome);
 		for (const copy of copies) copy.resolve('duplicate');
 	};
-	/** `retry`: a failed record of `keys` may have landed, so a key found then runs, not as a copy. */
+	/** `retry`: a failed record of `keys` may have landed: a key found then runs, not a copy. */
 	const record = async (keys: string[], from: ClaimStore, retry: boolean, deadlineMs: number) => {
 		const write = from.recordKeys(keys);
 		pending.push(write.catch(() => undefined));

@@ -12,7 +12,7 @@ export const retryPolicy = {
 	/** A hung server never blocks a node. */
 	timeoutMs: 60_000,
 	downloadTimeoutMs: 120_000,
-	/** The webhook trigger answers a delivery within this, whatever its enrichment still waits for. */
+	/** The webhook trigger answers a delivery within this, whatever its enrichment waits for. */
 	answerWithinMs: 5_000,
 	/** A page of 100 mail items is under 1 MB: more is a wrong server or proxy, not to read whole. */
 	maxAnswerBytes: 32 * 1024 * 1024,

@@ -3,7 +3,8 @@
 // n8n-core line. It needs only Node and the registry, so CI starts it before the repository's own
 // npm install; the tests' global setups then wait for each install in progress (one lock per
 // install, atomic-install.mjs) instead of starting it. Debian's chromium and redis-server are left
-// to `--only` (below) and the global setups: two apt-get runs at once would fail on apt's lock.
+// to `--only` (below) and the global setups; every apt-get run waits for the others
+// (system-packages.mjs).
 import { defaultLog } from './atomic-install.mjs';
 import { CORE_LINES, ensureCoreLine } from './n8n-core-line.mjs';
 import { DEFAULT_RUNTIME, ensureRuntime, RUNTIMES } from './n8n-runtime.mjs';

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { freePort, restClient, waitFor } from './real-n8n.mjs';
+import { freePort, restClient, untilUnpublished, waitFor } from './real-n8n.mjs';
 import { launchChromium } from './listening-trigger.mjs';
 import { exampleWorkflows } from './examples.mjs';
 
@@ -80,18 +80,6 @@ const sim = (p) => `http://127.0.0.1:${ports.sim}${p}`;
 const subscriptions = async () => (await fetch(sim('/_control/webhooks'))).json();
 const production = (w) => `http://127.0.0.1:${ports.n8n}/webhook/${w.path}`;
 
-// n8n 2.41 unpublishes in the background and answers 409 "still being unpublished" until it has.
-async function afterUnpublished(call) {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await call();
-		} catch (error) {
-			if (attempt >= 60 || !/still being unpublished/.test(error.message)) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 1_000));
-		}
-	}
-}
-
 beforeAll(async () => {
 	home = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-dev-restart-'));
 	ports = { n8n: await freePort(), sim: await freePort() };
@@ -106,10 +94,10 @@ beforeAll(async () => {
 	});
 	// As the editor deletes a published workflow: unpublish, archive, delete.
 	await rest.call('POST', `/rest/workflows/${ALERT.workflow.id}/deactivate`, {});
-	await afterUnpublished(() =>
+	await untilUnpublished(() =>
 		rest.call('POST', `/rest/workflows/${ALERT.workflow.id}/archive`, {}),
 	);
-	await afterUnpublished(() => rest.call('DELETE', `/rest/workflows/${ALERT.workflow.id}`));
+	await untilUnpublished(() => rest.call('DELETE', `/rest/workflows/${ALERT.workflow.id}`));
 	const scans = await saved(SCANS);
 	await rest.call('PATCH', `/rest/workflows/${SCANS.workflow.id}`, {
 		name: RENAMED,

@@ -356,6 +356,18 @@ async function setUpOwner(base) {
 		);
 }
 
+/** n8n 2.41 unpublishes in the background and answers 409 "still being unpublished" until it has. */
+export async function untilUnpublished(call) {
+	for (let attempt = 0; ; attempt++) {
+		try {
+			return await call();
+		} catch (error) {
+			if (attempt >= 120 || !/still being unpublished/.test(error.message)) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+}
+
 export async function waitFor(check, timeoutMs, gaveUp = () => false, what = 'condition') {
 	const end = Date.now() + timeoutMs;
 	while (Date.now() < end) {

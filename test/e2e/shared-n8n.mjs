@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
+import { freePort, restClient, startN8n, untilUnpublished, waitFor } from './real-n8n.mjs';
 import { examplesHome } from './examples.mjs';
 
 /** The instance lives on globalThis: vitest evaluates each file's modules again, the process stays. */
@@ -58,18 +58,6 @@ export async function sharedN8n() {
 		throw error;
 	});
 	return await globalThis[KEY];
-}
-
-/** n8n 2.41 unpublishes in the background and answers 409 "still being unpublished" until it has. */
-async function untilUnpublished(call) {
-	for (let attempt = 0; ; attempt++) {
-		try {
-			return await call();
-		} catch (error) {
-			if (attempt >= 120 || !/still being unpublished/.test(error.message)) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
-	}
 }
 
 /** Deletes a workflow as the editor does (unpublish, archive, delete), if it exists. */

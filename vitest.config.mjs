@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/setup/sequencer.mjs';
 
 // Which n8n this run tests (see test/runtimes and test/cores): the e2e runtime and the n8n-core line
 // of the unit tests. test/run.mjs (npm test, npm run test:n8n-1) runs the projects in parts, each
@@ -65,6 +66,7 @@ export default defineConfig({
 		maxWorkers: Math.max(2, os.availableParallelism() - 1),
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
+		sequence: { sequencer: LongestFirst },
 		reporters: process.env.VMB_RESULTS_PART
 			? ['default', ['json', { outputFile: `test-artifacts/results/${results}.json` }]]
 			: ['default'],

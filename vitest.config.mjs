@@ -97,9 +97,9 @@ export default defineConfig({
 					poolOptions: { forks: { isolate: true } },
 				},
 			},
-			// Queue mode (Postgres, Redis, main, two workers, two webhook processes): after the others,
-			// so its five n8n processes do not share two cores with the e2e instances. Its files run in
-			// one process with one module cache (isolate off), so they share one cluster (cluster.mjs).
+			// Queue mode (Postgres, Redis, main, two workers, two webhook processes). `npm test` runs it
+			// beside the e2e project (test/run.mjs); a plain `vitest run` after the others. Its files run
+			// in one process with one module cache (isolate off), so they share one cluster (cluster.mjs).
 			{
 				extends: true,
 				test: {

@@ -1,12 +1,14 @@
 // `npm test` and `npm run test:n8n-1` (after the build): `node test/run.mjs <project> ...` runs the
 // named vitest projects. Those that need nothing installed (unit, model) run first, while what the
 // others need installs in a child process (real n8n, Chromium, Postgres, Redis; instant once there),
-// so a first run does not wait for the install before its first test. Those then run in one vitest
-// run (queue mode after the end-to-end tests: side by side, a 2-core machine timed tests out).
-// Every project runs even when another failed; the exit code is that of the first failure.
+// so a first run does not wait for the install before its first test. Those then run side by side,
+// each line of their output prefixed with the project's name: queue mode spends most of its time
+// waiting for n8n's poll minutes. Every project runs even when another failed; the exit code is
+// that of the first failure.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { DEFAULT_RUNTIME } from './setup/n8n-runtime.mjs';
 import { ROOT_DIR } from './setup/paths.mjs';
@@ -23,14 +25,20 @@ const vitestBin = path.join(
 	'vitest.mjs',
 );
 
-const run = (args, env = {}) =>
+const run = (args, env = {}, prefix = '') =>
 	new Promise((resolve) => {
 		const child = spawn(process.execPath, args, {
 			cwd: ROOT_DIR,
-			stdio: 'inherit',
+			stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
 			env: { ...process.env, ...env },
 		});
-		child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+		if (prefix)
+			for (const [from, to] of [
+				[child.stdout, process.stdout],
+				[child.stderr, process.stderr],
+			])
+				createInterface({ input: from }).on('line', (line) => to.write(`${prefix}${line}\n`));
+		child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
 	});
 
 const began = Date.now();
@@ -38,12 +46,14 @@ const step = (what) =>
 	console.log(`[npm test] ${what} at ${Math.round((Date.now() - began) / 1000)} s`);
 
 /** One vitest run of `group`; its results go to their own file (vitest.config.mjs). */
-function vitest(group) {
+function vitest(group, prefix) {
 	step(`vitest ${group.join(', ')}`);
 	const projectArgs = group.flatMap((project) => ['--project', project]);
-	return run([vitestBin, 'run', '--config', 'vitest.config.mjs', ...projectArgs], {
-		VMB_RESULTS_PART: group.join('+'),
-	}).then((code) => {
+	return run(
+		[vitestBin, 'run', '--config', 'vitest.config.mjs', ...projectArgs],
+		{ VMB_RESULTS_PART: group.join('+') },
+		prefix,
+	).then((code) => {
 		step(`vitest ${group.join(', ')} ended (${code === 0 ? 'passed' : 'failed'})`);
 		return code;
 	});
@@ -57,7 +67,7 @@ for (const file of fs.existsSync(results) ? fs.readdirSync(results) : [])
 const first = projects.filter((project) => !INSTALLS[project]);
 const then = projects.filter((project) => INSTALLS[project]);
 // The parts this run writes: one that never wrote its file (a vitest killed) fails the line there.
-const parts = [first.join('+'), then.join('+')].filter(Boolean);
+const parts = [first.join('+'), ...then].filter(Boolean);
 fs.mkdirSync(results, { recursive: true });
 fs.writeFileSync(path.join(results, `${line}+parts.txt`), `${parts.join('\n')}\n`);
 
@@ -74,6 +84,7 @@ const installed = await installing;
 if (installed !== 0) {
 	console.error(`Installing ${needs.join(', ')} failed (above): ${then.join(', ')} not run.`);
 	codes.push(installed);
-} else if (then.length) codes.push(await vitest(then));
+} else if (then.length === 1) codes.push(await vitest(then));
+else codes.push(...(await Promise.all(then.map((project) => vitest([project], `[${project}] `)))));
 step('done');
 process.exit(codes.find((code) => code !== 0) ?? 0);

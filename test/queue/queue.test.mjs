@@ -312,7 +312,7 @@ describe('action node on the workers', () => {
 		const executions = await executionsOf('VmbOperationsWf1');
 		expect(executions.length).toBeGreaterThanOrEqual(Object.keys(calls).length);
 		expect(executions.every((e) => workerOf(e.id) >= 0)).toBe(true);
-	}, 120_000);
+	}, 300_000);
 
 	test('auto-filing by a new folder name from several executions on both workers at once files every item into one folder', async () => {
 		const sender = `Queue Filing Co ${Date.now()}`;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '../simulator/server.mjs';
-import { OWNER, restClient, waitFor } from './real-n8n.mjs';
+import { restClient, signIn, waitFor } from './real-n8n.mjs';
 import { useSharedN8n } from './shared-n8n.mjs';
 import { CREDENTIAL_ID, credentialFor } from './workflows.mjs';
 
@@ -89,11 +89,8 @@ beforeAll(async () => {
 		],
 	});
 	page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-	await page.goto(`${n8n.base}/signin`);
-	await page.fill('input[type=email]', OWNER.email);
-	await page.fill('input[type=password]', OWNER.password);
-	await page.keyboard.press('Enter');
-	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+	await signIn(page, n8n.base);
+	await page.goto(`${n8n.base}/home/workflows`);
 }, 900_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@
 // workflow clicked. Shared by the end-to-end tests that deliver to a trigger's Test URL.
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
-import { OWNER } from './real-n8n.mjs';
+import { signIn } from './real-n8n.mjs';
 import { CREDENTIAL_ID } from './workflows.mjs';
 
 /** A Virtual Mailbox Trigger as n8n adds it (version 2) listening for new mail, then a No Op named "Got it". */
@@ -64,11 +64,7 @@ export async function launchChromium(executablePath) {
  */
 export async function listenForTestEvent(browser, base, workflowId) {
 	const editor = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-	await editor.goto(`${base}/signin`);
-	await editor.fill('input[type=email]', OWNER.email);
-	await editor.fill('input[type=password]', OWNER.password);
-	await editor.keyboard.press('Enter');
-	await editor.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+	await signIn(editor, base);
 	await editor.goto(`${base}/workflow/${workflowId}`);
 	await editor.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
 	await editor.locator('[data-test-id="execute-workflow-button"]').first().click();

@@ -172,6 +172,16 @@ describe('the webhook trigger catches up at its interval while n8n runs', () => 
 			`[catch-up interval] idle: ${JSON.stringify(idle)} in one interval, ${Math.round((next - before) / 1000)} s after the one before\n`,
 		);
 		expect(idle).toEqual({ '/v1/mails': 1, '/v1/scans': 1 });
+		// The whole of every interval since the catch-up, not only the part after the copies: each
+		// list read is a tick, a minute after the one before (the copies read single items).
+		for (const list of ['/v1/mails', '/v1/scans']) {
+			const reads = sim.requests
+				.filter((r) => r.at >= happened && r.path === list)
+				.map((r) => r.at);
+			const gaps = reads.slice(1).map((at, i) => Math.round((at - reads[i]) / 1000));
+			expect(gaps.length, list).toBeGreaterThanOrEqual(1);
+			for (const gap of gaps) expect(gap, `${list}: s between reads ${gaps}`).toBeGreaterThan(55);
+		}
 		expect(next - before).toBeGreaterThan(MINUTE - 5_000);
 		expect(next - before).toBeLessThan(MINUTE + 5_000);
 		expect((await rest.executions(WORKFLOW.id)).length).toBe(executionsIdle);

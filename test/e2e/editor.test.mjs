@@ -89,6 +89,8 @@ beforeAll(async () => {
 		],
 	});
 	page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+	// The editor's first load fetches all of its scripts: over 30 s on a 2-core machine under load.
+	page.setDefaultNavigationTimeout(120_000);
 	await signIn(page, n8n.base);
 	await page.goto(`${n8n.base}/home/workflows`);
 }, 900_000);

@@ -64,6 +64,8 @@ export async function launchChromium(executablePath) {
  */
 export async function listenForTestEvent(browser, base, workflowId) {
 	const editor = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+	// The editor's first load fetches all of its scripts: over 30 s on a 2-core machine under load.
+	editor.setDefaultNavigationTimeout(120_000);
 	await signIn(editor, base);
 	await editor.goto(`${base}/workflow/${workflowId}`);
 	await editor.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });

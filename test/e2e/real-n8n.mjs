@@ -12,6 +12,8 @@ import { ROOT_DIR as ROOT } from '../setup/paths.mjs';
 
 const PACKAGE = 'n8n-nodes-virtual-mailbox';
 export const OWNER = { email: 'owner@vmb.local', password: 'Simulator-Passw0rd!' };
+/** The body n8n's sign-in form posts to /rest/login. */
+const OWNER_LOGIN = { emailOrLdapLoginId: OWNER.email, password: OWNER.password };
 /** require() from inside the runtime's own node_modules (bcryptjs, flatted ship with n8n). */
 const runtimeRequire = (id) => createRequire(path.join(describeRuntime().dir, 'package.json'))(id);
 runtimeRequire.resolve = (id) =>
@@ -387,9 +389,7 @@ export async function waitFor(check, timeoutMs, gaveUp = () => false, what = 'co
  * editor then opens with one page load, not two (each costs Chromium 11-13 CPU seconds on 2 cores).
  */
 export async function signIn(page, base) {
-	const response = await page.request.post(`${base}/rest/login`, {
-		data: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
-	});
+	const response = await page.request.post(`${base}/rest/login`, { data: OWNER_LOGIN });
 	if (!response.ok())
 		throw new Error(`login failed: ${response.status()} ${await response.text()}`);
 }
@@ -399,7 +399,7 @@ export async function restClient(base) {
 	const login = await fetch(`${base}/rest/login`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+		body: JSON.stringify(OWNER_LOGIN),
 	});
 	if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
 	const cookie = login.headers

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator } from '../simulator/server.mjs';
 import { freePort, restClient, startN8n, waitFor } from './real-n8n.mjs';
 import { credentialFor } from './workflows.mjs';
+import { queryDatabase } from './n8n-database.mjs';
 import { listeningTriggerWorkflow, stopAll } from './listening-trigger.mjs';
 
 const HOOK = '7a1e0000-0000-4000-8000-00000000c47c';
@@ -59,12 +60,14 @@ const start = async () => {
 	});
 	rest = await restClient(n8n.base);
 };
-/** The trigger's catch-up state as n8n's database holds it (n8n's export). */
+/** The trigger's catch-up state as n8n's database holds it. */
 async function savedState() {
-	const file = path.join(home, 'export.json');
-	await n8n.cli(['export:workflow', `--id=${WORKFLOW.id}`, `--output=${file}`]);
-	const [workflow] = [JSON.parse(fs.readFileSync(file, 'utf8'))].flat();
-	return workflow.staticData?.['node:Virtual Mailbox Trigger'] ?? workflow.staticData;
+	const [row] = await queryDatabase(n8n, 'SELECT "staticData" FROM workflow_entity WHERE id = ?', [
+		WORKFLOW.id,
+	]);
+	const stored = row.staticData ?? undefined;
+	const staticData = typeof stored === 'string' ? JSON.parse(stored) : stored;
+	return staticData?.['node:Virtual Mailbox Trigger'] ?? staticData;
 }
 /** Event key → how many times the step after the trigger received it, over every execution. */
 async function stepRuns() {

@@ -8,6 +8,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describeRuntime, ensureRuntime } from '../setup/n8n-runtime.mjs';
+import { RUNTIME_CACHE } from '../setup/atomic-install.mjs';
+import { prepareDatabase, writeToDatabase } from './n8n-database.mjs';
 import { ROOT_DIR as ROOT } from '../setup/paths.mjs';
 
 const PACKAGE = 'n8n-nodes-virtual-mailbox';
@@ -16,8 +18,6 @@ export const OWNER = { email: 'owner@vmb.local', password: 'Simulator-Passw0rd!'
 const OWNER_LOGIN = { emailOrLdapLoginId: OWNER.email, password: OWNER.password };
 /** require() from inside the runtime's own node_modules (bcryptjs, flatted ship with n8n). */
 const runtimeRequire = (id) => createRequire(path.join(describeRuntime().dir, 'package.json'))(id);
-runtimeRequire.resolve = (id) =>
-	createRequire(path.join(describeRuntime().dir, 'package.json')).resolve(id);
 
 // A port handed out here is free when asked, but the process it is for may bind it only later:
 // never hand it out twice, or a cluster's worker and another process's task broker can meet on it.
@@ -75,7 +75,7 @@ export function lineSplitter(log, raw = () => {}) {
 
 /**
  * Prepare a user folder (package symlinked into .n8n/nodes/node_modules, credentials and workflows
- * imported) and start n8n: `command` is `start` (the main process), or in queue mode `worker` or
+ * written into its database) and start n8n: `command` is `start` (the main process), or in queue mode `worker` or
  * `webhook`. Resolves once the process answers on `port` (a worker's health server) and the listed
  * webhooks are registered.
  */
@@ -172,11 +172,6 @@ export async function startN8n({
 			);
 		}
 	};
-	if (credentials.length) {
-		const file = path.join(userFolder, 'credentials.json');
-		fs.writeFileSync(file, JSON.stringify(credentials));
-		await cli(['import:credentials', `--input=${file}`]);
-	}
 	if (workflows.length) {
 		// n8n saves no static data at all for a longer workflow id (isWorkflowIdValid: at most 21
 		// characters in 2.x, 16 in 1.x; its own ids have 16), so a trigger's state would silently
@@ -187,20 +182,12 @@ export async function startN8n({
 				throw new Error(
 					`workflow id ${w.id} is longer than ${longest} characters: n8n ${runtime.major}.x saves no static data for it`,
 				);
-		const file = path.join(userFolder, 'workflows.json');
-		fs.writeFileSync(file, JSON.stringify(workflows));
-		await cli(['import:workflow', `--input=${file}`]);
-		// Import deactivates; activation takes effect at the start below (--activeState needs queue
-		// mode). n8n 2.x publishes a workflow; 1.x sets it active.
-		const active = workflows.filter((w) => w.active).map((w) => w.id);
-		if (runtime.major >= 2) await publishImported(runtime, env, active);
-		else
-			for (const id of active)
-				await cli(
-					runtime.major >= 2
-						? ['publish:workflow', `--id=${id}`]
-						: ['update:workflow', `--id=${id}`, '--active=true'],
-				);
+	}
+	if (credentials.length || workflows.length) {
+		// Written as n8n's import and publish commands write them; the active ones take effect at
+		// the start below, as after `n8n publish:workflow` (2.x) or `update:workflow --active` (1.x).
+		await prepareDatabase({ runtime, env }, path.join(RUNTIME_CACHE, 'database-templates'));
+		await writeToDatabase({ runtime, env }, { credentials, workflows, activate: true });
 	}
 	const output = [];
 	// nodeArgs: flags for n8n's own Node process, such as --cpu-prof when profiling.
@@ -290,53 +277,6 @@ export async function startN8n({
 		throw new Error(`${error.message}\n--- n8n output ---\n${output.join('').slice(-6000)}`);
 	}
 	return instance;
-}
-
-/**
- * n8n 2.x's `publish:workflow --id=<id>` for every id at once: the same update its
- * WorkflowRepository.publishVersion makes (the imported version, which import recorded in
- * workflow_history, becomes the active one), in the instance's database (SQLite, or queue mode's
- * Postgres). The CLI would start n8n once per workflow: 5-10 s each on a 2-core machine.
- */
-async function publishImported(runtime, env, ids) {
-	if (!ids.length) return;
-	const sql = `UPDATE workflow_entity SET active = true, "activeVersionId" = "versionId"
-		WHERE id = ?1 AND "isArchived" = false
-		AND EXISTS (SELECT 1 FROM workflow_history h WHERE h."workflowId" = ?1 AND h."versionId" = workflow_entity."versionId")`;
-	if (env.DB_TYPE === 'postgresdb') {
-		const { Client } = runtimeRequire('pg');
-		const client = new Client({
-			host: env.DB_POSTGRESDB_HOST,
-			port: Number(env.DB_POSTGRESDB_PORT),
-			user: env.DB_POSTGRESDB_USER,
-			database: env.DB_POSTGRESDB_DATABASE,
-		});
-		await client.connect();
-		try {
-			for (const id of ids)
-				if ((await client.query(sql.replaceAll('?1', '$1'), [id])).rowCount !== 1)
-					throw new Error(`publishing workflow ${id}: not imported`);
-		} finally {
-			await client.end();
-		}
-		return;
-	}
-	// n8n's sqlite3 is built for the runtime's Node, so the update runs there.
-	const script = `const sqlite3 = require(${JSON.stringify(runtimeRequire.resolve('sqlite3'))});
-const db = new sqlite3.Database(process.argv[1]);
-const ids = JSON.parse(process.argv[2]);
-const next = (i) => i === ids.length ? db.close() : db.run(process.argv[3], [ids[i]], function (error) {
-	if (error || this.changes !== 1) { console.error('publishing workflow ' + ids[i] + ': ' + (error?.message ?? 'not imported')); process.exit(1); }
-	next(i + 1);
-});
-next(0);`;
-	await promisify(execFile)(runtime.node, [
-		'-e',
-		script,
-		path.join(env.N8N_USER_FOLDER, '.n8n', 'database.sqlite'),
-		JSON.stringify(ids),
-		sql,
-	]);
 }
 
 /** n8n 1.x: the owner account through POST /rest/owner/setup (only before one exists). */

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { freePort, restClient, startN8n, untilUnpublished, waitFor } from './real-n8n.mjs';
 import { examplesHome } from './examples.mjs';
+import { writeToDatabase } from './n8n-database.mjs';
 
 /** The instance lives on globalThis: vitest evaluates each file's modules again, the process stays. */
 const KEY = Symbol.for('vmb.e2e.sharedN8n');
@@ -75,17 +76,6 @@ async function deleteWorkflow(rest, id) {
 	await untilUnpublished(() => rest.call('DELETE', `/rest/workflows/${id}`));
 }
 
-/** `n8n import:<what>` of `records` into the running instance's database (one more n8n CLI start). */
-async function importWithCli(shared, what, records) {
-	const file = path.join(path.dirname(shared.n8n.env.N8N_USER_FOLDER), `import-${what}.json`);
-	fs.writeFileSync(file, JSON.stringify(records));
-	try {
-		await shared.n8n.cli([`import:${what}`, `--input=${file}`]);
-	} finally {
-		fs.rmSync(file, { force: true });
-	}
-}
-
 /**
  * Exactly the file's credentials in the instance, as in an n8n of its own: the editor selects a
  * new node's credential by itself only when there is one of its type. Kept ones are pointed at the
@@ -106,7 +96,7 @@ async function useCredentials(shared, credentials) {
 		}
 	}
 	const missing = credentials.filter((c) => !present.has(c.id));
-	if (missing.length) await importWithCli(shared, 'credentials', missing);
+	await writeToDatabase(shared.n8n, { credentials: missing });
 }
 
 /**
@@ -132,13 +122,9 @@ export async function useSharedN8n({
 		for (const { active: _active, ...workflow } of workflows)
 			await rest.call('POST', '/rest/workflows', workflow);
 	} else if (workflows.length) {
-		// n8n 1.x gives a workflow made through its REST API an id of its own: the CLI imports under
-		// the file's ids (as inactive) into the running instance's database.
-		await importWithCli(
-			shared,
-			'workflow',
-			workflows.map((w) => ({ ...w, active: false })),
-		);
+		// n8n 1.x gives a workflow made through its REST API an id of its own: written under the
+		// file's ids (inactive) into the running instance's database instead.
+		await writeToDatabase(shared.n8n, { workflows });
 	}
 	for (const { id } of workflows.filter((w) => w.active)) {
 		const { data: saved } = await rest.call('GET', `/rest/workflows/${id}`);

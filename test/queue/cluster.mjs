@@ -12,15 +12,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { startPostgres, startRedis } from '../setup/queue-services.mjs';
 import { freePort, restClient, startN8n, waitFor } from '../e2e/real-n8n.mjs';
+import { writeToDatabase } from '../e2e/n8n-database.mjs';
 
 /** Workers a cluster gets unless startCluster is given `workers`. */
 export const WORKERS = 2;
 export const WEBHOOK_PROCESSES = 2;
 
 /**
- * Start the whole cluster. `credentials` and `workflows` are imported through the main process;
- * `waitForWebhooks` are paths each webhook process must serve before this resolves; `workers` is how
- * many `n8n worker` processes run.
+ * Start the whole cluster. `credentials` and `workflows` are written into its database before the
+ * main process starts; `waitForWebhooks` are paths each webhook process must serve before this
+ * resolves; `workers` is how many `n8n worker` processes run.
  */
 export async function startCluster({
 	credentials = [],
@@ -142,27 +143,16 @@ export async function startCluster({
 			this.webhooks[index] = await startWebhook(index);
 		},
 		/**
-		 * Import `credentials` and `workflows` into the running cluster and publish the active ones
-		 * through the main's REST API, as a user does in the editor; resolves once every webhook
-		 * process serves `waitForWebhooks`.
+		 * Write `credentials` and `workflows` into the running cluster's database and publish the
+		 * active ones through the main's REST API, as a user does in the editor; resolves once every
+		 * webhook process serves `waitForWebhooks`.
 		 */
 		async load({
 			credentials: addCredentials = [],
 			workflows: addWorkflows = [],
 			waitForWebhooks: paths = [],
 		}) {
-			const dir = fs.mkdtempSync(path.join(root, 'load-'));
-			if (addCredentials.length) {
-				fs.writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify(addCredentials));
-				await this.main.cli([
-					'import:credentials',
-					`--input=${path.join(dir, 'credentials.json')}`,
-				]);
-			}
-			if (addWorkflows.length) {
-				fs.writeFileSync(path.join(dir, 'workflows.json'), JSON.stringify(addWorkflows));
-				await this.main.cli(['import:workflow', `--input=${path.join(dir, 'workflows.json')}`]);
-			}
+			await writeToDatabase(this.main, { credentials: addCredentials, workflows: addWorkflows });
 			const rest = await restClient(this.main.base);
 			for (const workflow of addWorkflows.filter((w) => w.active)) {
 				const { versionId } = (await rest.call('GET', `/rest/workflows/${workflow.id}`)).data;

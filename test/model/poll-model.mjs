@@ -721,7 +721,7 @@ export class ModelRun {
 	/** What the oracle needs from the mailbox at a poll's start or end. */
 	observe(ep) {
 		if (ep.event === 'new-mail') {
-			const inQ = new Set();
+			const inQ = new Map(); // id → order key
 			let aboveFloor = 0;
 			for (const m of this.db.mails) {
 				// Without an arrival date an item is never new mail (docs/poll-trigger.md, limit 6).
@@ -729,7 +729,7 @@ export class ModelRun {
 				const key = keyOf(m);
 				if (!above(key, ep.floor)) continue;
 				aboveFloor++;
-				inQ.add(m.id);
+				inQ.set(m.id, key);
 			}
 			return {
 				inQ,
@@ -784,7 +784,6 @@ export class ModelRun {
 	recordMail(ep, { items, error }, { start, end, checked, overlapped }) {
 		// The trigger raises its floor at the end of a poll that ran to its end (not an overlapped one).
 		const raise = () => !error && !overlapped && this.raiseFloor(ep);
-		const byId = new Map(this.db.mails.map((m) => [m.id, m]));
 		let previous;
 		for (const item of items) {
 			const id = String(item.json.id);
@@ -815,7 +814,7 @@ export class ModelRun {
 		ep.top.length = Math.min(ep.top.length, MAX_REMEMBERED);
 		if (overlapped || !start) return raise();
 		// New mail at this poll: in Q at its start and its end, above the floor at its start, logged after the priming.
-		const fresh = [...start.inQ].filter(
+		const fresh = [...start.inQ.keys()].filter(
 			(id) => end.inQ.has(id) && !ep.emitted.has(id) && (this.logged.get(id) ?? 0) > ep.primingSeq,
 		);
 		const capped = items.length >= MAX_EMIT_PER_POLL;
@@ -824,7 +823,7 @@ export class ModelRun {
 			start.floor && start.floor[1] === -Infinity && Math.abs(key[0] - start.floor[0]) <= EDGE_MS;
 		if (checked && start.aboveFloor <= DEPTH_LIMIT) {
 			for (const id of fresh) {
-				const key = keyOf(byId.get(id));
+				const key = end.inQ.get(id);
 				if (onDateEdge(key)) continue;
 				if (!capped)
 					this.violation(
@@ -843,7 +842,7 @@ export class ModelRun {
 			if (!start.inQ.has(id) || !end.inQ.has(id)) ep.pending.delete(id);
 		for (const id of fresh)
 			if (!ep.pending.has(id))
-				ep.pending.set(id, { key: keyOf(byId.get(id)), since: this.stepIndex, checked });
+				ep.pending.set(id, { key: end.inQ.get(id), since: this.stepIndex, checked });
 		raise();
 		// The floor passed a pending item: allowed by limit 1 (beyond the late window of the newest
 		// recorded), or if an error names its arrival date (limit 4); judged when the epoch ends.

@@ -128,7 +128,12 @@ const openInApp = async (to) => {
 			30_000,
 			() => false,
 			`the editor to open ${target}`,
-		);
+		).catch(async (error) => {
+			// What was in the way: the screenshot and the page's text go with the failure.
+			await shot('open-failed');
+			const text = (await page.locator('body').innerText()).slice(0, 600).replace(/\s+/g, ' ');
+			throw new Error(`${error.message} (at ${page.url()}: ${text})`);
+		});
 	}
 };
 /** Opens a workflow in the editor and waits for its nodes on the canvas. */
@@ -141,8 +146,12 @@ const shot = (name) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png
 const searchCreator = async (words) => {
 	await page.click('[data-test-id="node-creator-plus-button"]');
 	const creator = page.locator('[data-test-id="node-creator"]');
-	await creator.locator('input').first().waitFor({ timeout: 30_000 });
-	await page.keyboard.type(words);
+	const search = creator.locator('input').first();
+	await search.waitFor({ timeout: 30_000 });
+	// Typed into the search box itself: n8n 1.x focuses it a moment after it appears, and keys
+	// pressed before that were lost ("ile mail").
+	await search.click();
+	await search.pressSequentially(words);
 	return creator;
 };
 /** Whether the node creator lists `text` within 15 s (its search settles after typing). */

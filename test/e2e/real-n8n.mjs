@@ -350,7 +350,14 @@ export async function restClient(base) {
 	const call = async (method, url, body) => {
 		const response = await fetch(`${base}${url}`, {
 			method,
-			headers: { cookie, 'content-type': 'application/json', 'browser-id': 'vmb-e2e' },
+			// A connection of its own: a kept-alive one n8n closes as it is reused (its 5 s idle
+			// timeout against a client late under load) failed calls with "other side closed".
+			headers: {
+				cookie,
+				'content-type': 'application/json',
+				'browser-id': 'vmb-e2e',
+				connection: 'close',
+			},
 			body: body ? JSON.stringify(body) : undefined,
 		});
 		const text = await response.text();

@@ -130,14 +130,19 @@ function statements({ credentials, workflows }, owner) {
 			json(w.meta),
 			w.versionId,
 		];
+		// As n8n's import (TypeORM's upsert): only the columns the file gives are overwritten; one
+		// it leaves out keeps what n8n holds, such as a trigger's static data.
+		const given = ['settings', '"staticData"', '"pinData"', 'meta']
+			.filter((column) => w[column.replaceAll('"', '')] !== undefined)
+			.map((column) => ` ${column} = excluded.${column},`)
+			.join('');
 		list.push(
 			[
 				`INSERT INTO workflow_entity
 				(id, name, nodes, connections, settings, "staticData", "pinData", meta, "versionId", active, "activeVersionId")
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, false, NULL)
 				ON CONFLICT (id) DO UPDATE SET name = excluded.name, nodes = excluded.nodes,
-				connections = excluded.connections, settings = excluded.settings,
-				"staticData" = excluded."staticData", "pinData" = excluded."pinData", meta = excluded.meta,
+				connections = excluded.connections,${given}
 				"versionId" = excluded."versionId", active = false, "activeVersionId" = NULL`,
 				[w.id, ...fields],
 			],

@@ -46,6 +46,7 @@ export const LINE_DEPENDENT_E2E_TESTS = [
 	'catch-up',
 	'catch-up-interval',
 	'test-and-production',
+	'n8n-database',
 ].map((name) => `test/e2e/${name}.test.mjs`);
 // A file moved or renamed must not drop out of the 1.x run unnoticed.
 for (const file of [...LINE_DEPENDENT_UNIT_TESTS, ...LINE_DEPENDENT_E2E_TESTS])

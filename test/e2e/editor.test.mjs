@@ -159,17 +159,22 @@ const openWorkflow = async (id) => {
 	await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
 };
 const shot = (name) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
-/** Opens the node creator and types `words` once its search box is up (keys typed before are lost). */
-const searchCreator = async (words) => {
-	await page.click('[data-test-id="node-creator-plus-button"]');
+/**
+ * Types `words` into the open node creator's search box itself: n8n 1.x focuses it a moment after
+ * it appears, and keys pressed before that were lost ("ile mail").
+ */
+const typeInCreator = async (words) => {
 	const creator = page.locator('[data-test-id="node-creator"]');
 	const search = creator.locator('input').first();
 	await search.waitFor({ timeout: 30_000 });
-	// Typed into the search box itself: n8n 1.x focuses it a moment after it appears, and keys
-	// pressed before that were lost ("ile mail").
 	await search.click();
 	await search.pressSequentially(words);
 	return creator;
+};
+/** Opens the node creator from the canvas's + button and searches it for `words`. */
+const searchCreator = async (words) => {
+	await page.click('[data-test-id="node-creator-plus-button"]');
+	return await typeInCreator(words);
 };
 /** Whether the node creator lists `text` within 15 s (its search settles after typing). */
 const creatorShows = (creator, text) =>
@@ -698,7 +703,7 @@ describe('node creator actions and ID pickers', () => {
 			'+ on the Switch output',
 			page.locator('[data-test-id="canvas-handle-plus"]').first(),
 		);
-		await page.keyboard.type('Virtual Mailbox');
+		await typeInCreator('Virtual Mailbox');
 		steps.push('type "Virtual Mailbox"');
 		await click('Virtual Mailbox', creator().getByText('Virtual Mailbox', { exact: true }).first());
 		await click('Move mail to folder', creator().getByText('Move mail to folder', { exact: true }));
@@ -804,7 +809,7 @@ describe('node creator actions and ID pickers', () => {
 			page.locator('[data-test-id="canvas-handle-plus"]').first(),
 		);
 		// A user looking for filing types what it is about: "folder" finds the node (an alias).
-		await page.keyboard.type('folder');
+		await typeInCreator('folder');
 		steps.push('type "folder"');
 		await shot('file-by-rules-search-folder');
 		await click('Virtual Mailbox', creator().getByText('Virtual Mailbox', { exact: true }).first());

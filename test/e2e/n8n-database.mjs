@@ -18,7 +18,7 @@ const SCRIPT = fileURLToPath(import.meta.url);
  * n8n's credential encryption (n8n-core's Cipher, the legacy format n8n 2.x still reads without a
  * key prefix): AES-256-CBC, key and IV from MD5 over the instance key and a random salt.
  */
-export function encryptCredentialData(data, encryptionKey) {
+function encryptCredentialData(data, encryptionKey) {
 	const salt = randomBytes(8);
 	const password = Buffer.concat([Buffer.from(encryptionKey, 'binary'), salt]);
 	const hash1 = createHash('md5').update(password).digest();
@@ -241,7 +241,7 @@ if (process.argv[1] === SCRIPT)
 	});
 
 /** n8n's migrations on the database `env` describes: any CLI command runs them first. */
-export async function migrate(runtime, env) {
+async function migrate(runtime, env) {
 	const input = path.join(env.N8N_USER_FOLDER, 'import-nothing.json');
 	fs.mkdirSync(env.N8N_USER_FOLDER, { recursive: true });
 	fs.writeFileSync(input, '[]');

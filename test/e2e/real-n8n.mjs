@@ -1,12 +1,11 @@
 // Start and drive one real n8n (a pinned runtime from test/runtimes, installed by
 // test/setup/n8n-runtime.mjs) with this package loaded under its real type names. Used by the
 // end-to-end tests, `npm run dev` and the benchmarks.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describeRuntime, ensureRuntime } from '../setup/n8n-runtime.mjs';
 import { RUNTIME_CACHE } from '../setup/atomic-install.mjs';
 import { prepareDatabase, writeToDatabase } from './n8n-database.mjs';
@@ -154,24 +153,6 @@ export async function startN8n({
 	// n8n 1.x has no mcp-registry module (naming it stops the start) and ignores N8N_INSTANCE_OWNER_*:
 	// its owner is set up through the REST API below.
 	if (runtime.major < 2) delete env.N8N_DISABLED_MODULES;
-	const cli = async (args) => {
-		try {
-			const { stdout, stderr } = await promisify(execFile)(runtime.node, [runtime.n8n, ...args], {
-				env,
-				timeout: 180_000,
-				maxBuffer: 32 * 1024 * 1024,
-			});
-			return `${stdout}\n${stderr}`;
-		} catch (error) {
-			throw new Error(
-				`n8n ${args[0]} failed: ${`${error.stdout ?? ''}\n${error.stderr ?? ''}`
-					.split('\n')
-					.filter((l) => !/deprecat|^ - /i.test(l))
-					.join('\n')
-					.slice(-3000)}`,
-			);
-		}
-	};
 	if (workflows.length) {
 		// n8n saves no static data at all for a longer workflow id (isWorkflowIdValid: at most 21
 		// characters in 2.x, 16 in 1.x; its own ids have 16), so a trigger's state would silently
@@ -222,7 +203,6 @@ export async function startN8n({
 		env,
 		child,
 		output,
-		cli,
 		async stop() {
 			if (child.exitCode !== null || child.signalCode !== null) return;
 			const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -1,10 +1,14 @@
-// `npm test` and `npm run test:n8n-1` (after the build): `node test/run.mjs <project> ...` runs the
-// named vitest projects. Those that need nothing installed (unit, model) run first, while what the
-// others need installs in a child process (real n8n, Chromium, Postgres, Redis; instant once there),
-// so a first run does not wait for the install before its first test. Those then run side by side,
-// each line of their output prefixed with the project's name: queue mode spends most of its time
-// waiting for n8n's poll minutes. Every project runs even when another failed; the exit code is
-// that of the first failure.
+// `npm test` and `npm run test:n8n-1` (after the build): `node test/run.mjs <part> ...` runs the
+// named vitest projects; `<project>@<line>` runs a project on another n8n line (LINES), as
+// `npm run test:n8n-1` does and CI beside `npm test`.
+// - Parts that need nothing installed (unit, model) run first, while what the others need installs in
+//   a child process (real n8n, Chromium, Postgres, Redis; instant once there), so a first run does
+//   not wait for the install before its first test.
+// - Then two streams run side by side, each line of their output prefixed with the part's name: the
+//   e2e parts one after the other (each starts real n8n and Chromium two files at a time), and queue
+//   mode followed by the other lines' unit tests. Queue mode spends most of its time waiting for
+//   n8n's poll minutes; the lines' unit tests run there when there is a queue part, else first.
+// Every part runs even when another failed; the exit code is that of the first failure.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,13 +17,25 @@ import path from 'node:path';
 import { DEFAULT_RUNTIME } from './setup/n8n-runtime.mjs';
 import { ROOT_DIR } from './setup/paths.mjs';
 
+/** The other n8n lines a part can run on: their runtime, n8n-core line, and the tests that differ. */
+const LINES = {
+	'n8n-1': { VMB_N8N: 'n8n-1.123.81', VMB_N8N_CORE: 'n8n-core-1.122', VMB_TESTS: 'line' },
+};
 const INSTALLS = { e2e: ['runtime', 'chromium'], queue: ['runtime', 'postgres', 'redis'] };
-const projects = process.argv.slice(2);
-if (projects.length === 0) {
-	console.error('usage: node test/run.mjs <vitest project> ...');
+const parts = process.argv.slice(2).map((arg) => {
+	const [project, line] = arg.split('@');
+	if (line !== undefined && !LINES[line]) {
+		console.error(`test/run.mjs: unknown line "${line}" in ${arg} (known: ${Object.keys(LINES)})`);
+		process.exit(2);
+	}
+	const env = line ? LINES[line] : {};
+	const key = `${env.VMB_N8N || process.env.VMB_N8N || DEFAULT_RUNTIME}+${env.VMB_N8N_CORE || process.env.VMB_N8N_CORE || 'devDependencies'}`;
+	return { arg, project, line, env, key };
+});
+if (parts.length === 0) {
+	console.error('usage: node test/run.mjs <vitest project>[@<line>] ...');
 	process.exit(2);
 }
-const needs = [...new Set(projects.flatMap((project) => INSTALLS[project] ?? []))];
 const vitestBin = path.join(
 	path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
 	'vitest.mjs',
@@ -45,46 +61,84 @@ const began = Date.now();
 const step = (what) =>
 	console.log(`[npm test] ${what} at ${Math.round((Date.now() - began) / 1000)} s`);
 
-/** One vitest run of `group`; its results go to their own file (vitest.config.mjs). */
+/** One vitest run of `group` (parts of one line); its results go to their own file (vitest.config.mjs). */
 function vitest(group, prefix) {
-	step(`vitest ${group.join(', ')}`);
-	const projectArgs = group.flatMap((project) => ['--project', project]);
+	const name = group.map((part) => part.arg).join(', ');
+	step(`vitest ${name}`);
+	const projectArgs = group.flatMap((part) => ['--project', part.project]);
 	return run(
 		[vitestBin, 'run', '--config', 'vitest.config.mjs', ...projectArgs],
-		{ VMB_RESULTS_PART: group.join('+') },
+		{ ...group[0].env, VMB_RESULTS_PART: group.map((part) => part.project).join('+') },
 		prefix,
 	).then((code) => {
-		step(`vitest ${group.join(', ')} ended (${code === 0 ? 'passed' : 'failed'})`);
+		step(`vitest ${name} ended (${code === 0 ? 'passed' : 'failed'})`);
 		return code;
 	});
 }
+/** Runs the groups one after the other; resolves with their exit codes. */
+async function inTurn(groups, prefix) {
+	const codes = [];
+	for (const group of groups)
+		codes.push(await vitest(group, prefix && `[${group.map((part) => part.arg).join('+')}] `));
+	return codes;
+}
 
-// The results of this line's previous run (`npm run compatibility` reads them) would mix with these.
+const primary = parts.filter((part) => !part.line);
+const queued = primary.some((part) => part.project === 'queue');
+const lineUnits = parts.filter((part) => part.line && !INSTALLS[part.project]);
+const first = [
+	primary.filter((part) => !INSTALLS[part.project]),
+	...(queued ? [] : lineUnits.map((part) => [part])),
+].filter((group) => group.length);
+const primaryFirst = (a, b) => Number(Boolean(a.line)) - Number(Boolean(b.line));
+const streams = [
+	parts
+		.filter((part) => part.project === 'e2e')
+		.sort(primaryFirst)
+		.map((part) => [part]),
+	parts.filter((part) => part.project === 'queue').map((part) => [part]),
+];
+if (queued) streams[1].push(...lineUnits.map((part) => [part]));
+
+// The results of a line's previous run (`npm run compatibility` reads them) would mix with these.
+// Each line lists the parts this run writes: one that never wrote its file (a vitest killed) fails
+// the line there.
 const results = path.join(ROOT_DIR, 'test-artifacts', 'results');
-const line = `${process.env.VMB_N8N || DEFAULT_RUNTIME}+${process.env.VMB_N8N_CORE || 'devDependencies'}`;
-for (const file of fs.existsSync(results) ? fs.readdirSync(results) : [])
-	if (file === `${line}.json` || file.startsWith(`${line}+`)) fs.rmSync(path.join(results, file));
-const first = projects.filter((project) => !INSTALLS[project]);
-const then = projects.filter((project) => INSTALLS[project]);
-// The parts this run writes: one that never wrote its file (a vitest killed) fails the line there.
-const parts = [first.join('+'), ...then].filter(Boolean);
 fs.mkdirSync(results, { recursive: true });
-fs.writeFileSync(path.join(results, `${line}+parts.txt`), `${parts.join('\n')}\n`);
+for (const key of new Set(parts.map((part) => part.key))) {
+	for (const file of fs.readdirSync(results))
+		if (file === `${key}.json` || file.startsWith(`${key}+`)) fs.rmSync(path.join(results, file));
+	const written = [...first, ...streams.flat()]
+		.filter((group) => group[0].key === key)
+		.map((group) => group.map((part) => part.project).join('+'));
+	fs.writeFileSync(path.join(results, `${key}+parts.txt`), `${written.join('\n')}\n`);
+}
 
-const installing =
-	needs.length > 0
-		? run(['test/setup/install-all.mjs', '--only', needs.join(',')]).then((code) => {
-				step(`installing ${needs.join(', ')} ${code === 0 ? 'done' : 'failed'}`);
+// Each line's installs start now, in a child process of their own (one waits for another's lock).
+const installs = [];
+for (const line of new Set(parts.map((part) => part.line))) {
+	const needs = [
+		...new Set(
+			parts.filter((part) => part.line === line).flatMap((part) => INSTALLS[part.project] ?? []),
+		),
+	];
+	if (needs.length === 0) continue;
+	const what = `${needs.join(', ')}${line ? ` for ${line}` : ''}`;
+	installs.push(
+		run(['test/setup/install-all.mjs', '--only', needs.join(',')], line ? LINES[line] : {}).then(
+			(code) => {
+				step(`installing ${what} ${code === 0 ? 'done' : 'failed'}`);
+				if (code !== 0) console.error(`Installing ${what} failed (above): its parts not run.`);
 				return code;
-			})
-		: 0;
-const codes = [];
-if (first.length) codes.push(await vitest(first));
-const installed = await installing;
-if (installed !== 0) {
-	console.error(`Installing ${needs.join(', ')} failed (above): ${then.join(', ')} not run.`);
-	codes.push(installed);
-} else if (then.length === 1) codes.push(await vitest(then));
-else codes.push(...(await Promise.all(then.map((project) => vitest([project], `[${project}] `)))));
+			},
+		),
+	);
+}
+const codes = await inTurn(first);
+const installed = (await Promise.all(installs)).find((code) => code !== 0);
+const active = streams.filter((stream) => stream.length);
+if (installed !== undefined) codes.push(installed);
+else if (active.length === 1 && active[0].length === 1) codes.push(...(await inTurn(active[0])));
+else codes.push(...(await Promise.all(active.map((stream) => inTurn(stream, true)))).flat());
 step('done');
 process.exit(codes.find((code) => code !== 0) ?? 0);

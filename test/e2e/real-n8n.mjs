@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { describeRuntime, ensureRuntime } from '../setup/n8n-runtime.mjs';
 import { RUNTIME_CACHE } from '../setup/atomic-install.mjs';
@@ -72,6 +73,84 @@ export function lineSplitter(log, raw = () => {}) {
 	};
 }
 
+/** n8n's environment for one process of `runtime` in `userFolder`. */
+function n8nEnv({
+	runtime,
+	userFolder,
+	port,
+	brokerPort,
+	command = 'start',
+	dev = false,
+	extraEnv = {},
+}) {
+	const env = {
+		...inheritedEnv(),
+		PATH: `${path.dirname(runtime.node)}${path.delimiter}${process.env.PATH}`,
+		N8N_USER_FOLDER: userFolder,
+		TMPDIR: path.join(userFolder, 'tmp'),
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		DB_TYPE: 'sqlite',
+		N8N_ENCRYPTION_KEY: 'vmb-e2e-fixed-encryption-key-0001',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+		N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
+		N8N_INSTANCE_OWNER_FIRST_NAME: 'Ada',
+		N8N_INSTANCE_OWNER_LAST_NAME: 'Lovelace',
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: createRequire(path.join(runtime.dir, 'package.json'))(
+			'bcryptjs',
+		).hashSync(OWNER.password, 10),
+		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
+		N8N_DEV_RELOAD: dev ? 'true' : 'false',
+		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		// A worker answers only on its health server.
+		...(command === 'worker'
+			? {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				}
+			: {}),
+		...extraEnv,
+	};
+	// The test runner's own variables (NODE_ENV=test makes n8n exit at once, VITEST*, NODE_OPTIONS) stay out.
+	for (const key of Object.keys(env))
+		if (key === 'NODE_OPTIONS' || key === 'NODE_ENV' || key.startsWith('VITEST') || key === 'TEST')
+			delete env[key];
+	// n8n 1.x has no mcp-registry module (naming it stops the start) and ignores N8N_INSTANCE_OWNER_*:
+	// its owner is set up through the REST API (startN8n).
+	if (runtime.major < 2) delete env.N8N_DISABLED_MODULES;
+	return env;
+}
+
+const TEMPLATES = path.join(RUNTIME_CACHE, 'database-templates');
+/**
+ * The migrated database a new user folder starts from (n8n-database.mjs), made now if it is not
+ * there: the test setups make it once, before the first tests start n8n at the same moment.
+ */
+export async function ensureDatabaseTemplate({ runtime: name } = {}) {
+	const runtime = describeRuntime(name);
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-template-'));
+	fs.mkdirSync(path.join(folder, 'tmp'));
+	try {
+		const env = n8nEnv({ runtime, userFolder: folder, port: 0, brokerPort: 0 });
+		await prepareDatabase({ runtime, env }, TEMPLATES);
+	} finally {
+		fs.rmSync(folder, { recursive: true, force: true });
+	}
+}
+
 /**
  * Prepare a user folder (package symlinked into .n8n/nodes/node_modules, credentials and workflows
  * written into its database) and start n8n: `command` is `start` (the main process), or in queue mode `worker` or
@@ -106,53 +185,7 @@ export async function startN8n({
 		fs.rmSync(path.join(modules, name), { force: true, recursive: true });
 		fs.symlinkSync(dir, path.join(modules, name), 'dir');
 	}
-	const bcrypt = runtimeRequire('bcryptjs');
-	const env = {
-		...inheritedEnv(),
-		PATH: `${path.dirname(runtime.node)}${path.delimiter}${process.env.PATH}`,
-		N8N_USER_FOLDER: userFolder,
-		TMPDIR: path.join(userFolder, 'tmp'),
-		N8N_PORT: String(port),
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: '127.0.0.1',
-		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-		DB_TYPE: 'sqlite',
-		N8N_ENCRYPTION_KEY: 'vmb-e2e-fixed-encryption-key-0001',
-		N8N_SECURE_COOKIE: 'false',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry',
-		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
-		N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
-		N8N_INSTANCE_OWNER_FIRST_NAME: 'Ada',
-		N8N_INSTANCE_OWNER_LAST_NAME: 'Lovelace',
-		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(OWNER.password, 10),
-		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
-		N8N_DEV_RELOAD: dev ? 'true' : 'false',
-		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
-		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
-		// A worker answers only on its health server.
-		...(command === 'worker'
-			? {
-					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-					QUEUE_HEALTH_CHECK_PORT: String(port),
-					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-				}
-			: {}),
-		...extraEnv,
-	};
-	// The test runner's own variables (NODE_ENV=test makes n8n exit at once, VITEST*, NODE_OPTIONS) stay out.
-	for (const key of Object.keys(env))
-		if (key === 'NODE_OPTIONS' || key === 'NODE_ENV' || key.startsWith('VITEST') || key === 'TEST')
-			delete env[key];
-	// n8n 1.x has no mcp-registry module (naming it stops the start) and ignores N8N_INSTANCE_OWNER_*:
-	// its owner is set up through the REST API below.
-	if (runtime.major < 2) delete env.N8N_DISABLED_MODULES;
+	const env = n8nEnv({ runtime, userFolder, port, brokerPort, command, dev, extraEnv });
 	if (workflows.length) {
 		// n8n saves no static data at all for a longer workflow id (isWorkflowIdValid: at most 21
 		// characters in 2.x, 16 in 1.x; its own ids have 16), so a trigger's state would silently
@@ -167,7 +200,7 @@ export async function startN8n({
 	if (credentials.length || workflows.length) {
 		// Written as n8n's import and publish commands write them; the active ones take effect at
 		// the start below, as after `n8n publish:workflow` (2.x) or `update:workflow --active` (1.x).
-		await prepareDatabase({ runtime, env }, path.join(RUNTIME_CACHE, 'database-templates'));
+		await prepareDatabase({ runtime, env }, TEMPLATES);
 		await writeToDatabase({ runtime, env }, { credentials, workflows, activate: true });
 	}
 	const output = [];

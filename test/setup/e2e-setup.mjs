@@ -8,11 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureRuntime } from './n8n-runtime.mjs';
 import { ensureChromium } from './system-packages.mjs';
+import { ensureDatabaseTemplate } from '../e2e/real-n8n.mjs';
 
 export default async function setup(project) {
 	const log = (line) => process.stdout.write(`[e2e setup] ${line}\n`);
 	project.provide('chromiumPath', ensureChromium(log));
 	await ensureRuntime({ log });
+	await ensureDatabaseTemplate();
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-e2e-run-'));
 	project.provide('e2eRunDir', runDir);
 	return async () => {

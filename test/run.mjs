@@ -21,6 +21,9 @@ import { ROOT_DIR } from './setup/paths.mjs';
 const LINES = {
 	'n8n-1': { VMB_N8N: 'n8n-1.123.81', VMB_N8N_CORE: 'n8n-core-1.122', VMB_TESTS: 'line' },
 };
+// A line's end-to-end files (vitest.config.mjs) run three at a time: its three long ones then start
+// together, and one of them (catch-up-interval) mostly waits for n8n's cron minutes.
+const LINE_E2E_WORKERS = 3;
 const INSTALLS = { e2e: ['runtime', 'chromium'], queue: ['runtime', 'postgres', 'redis'] };
 const parts = process.argv.slice(2).map((arg) => {
 	const [project, line] = arg.split('@');
@@ -66,6 +69,8 @@ function vitest(group, prefix) {
 	const name = group.map((part) => part.arg).join(', ');
 	step(`vitest ${name}`);
 	const projectArgs = group.flatMap((part) => ['--project', part.project]);
+	if (group[0].line && group[0].project === 'e2e')
+		projectArgs.push('--maxWorkers', String(LINE_E2E_WORKERS));
 	return run(
 		[vitestBin, 'run', '--config', 'vitest.config.mjs', ...projectArgs],
 		{ ...group[0].env, VMB_RESULTS_PART: group.map((part) => part.project).join('+') },

@@ -12,13 +12,30 @@ import {
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** What the build and the tarball are made from (tsconfig.json, gulpfile.js, package.json "files"). */
+const PUBLISHED_FROM = [
+	'package.json',
+	'index.js',
+	'README.md',
+	'LICENSE',
+	'tsconfig.json',
+	'gulpfile.js',
+	'nodes',
+	'credentials',
+	'icons',
+];
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-scan-'));
 try {
-	// Scan what would be published: built now, so a missing or stale dist cannot pass unnoticed.
-	execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	// Scan what would be published: built now from a copy of the sources, so a missing or stale dist
+	// cannot pass unnoticed, and this tree's dist (the tests may be loading it) stays as it is.
+	const copy = path.join(work, 'source');
+	for (const entry of PUBLISHED_FROM)
+		fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
+	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+	execFileSync('npm', ['run', 'build'], { cwd: copy, stdio: ['ignore', 'ignore', 'inherit'] });
 	const [pack] = JSON.parse(
 		execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
-			cwd: ROOT,
+			cwd: copy,
 			stdio: ['ignore', 'pipe', 'ignore'],
 		}).toString(),
 	);

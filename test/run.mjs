@@ -70,7 +70,13 @@ function vitest(group, prefix) {
 	step(`vitest ${name}`);
 	const projectArgs = group.flatMap((part) => ['--project', part.project]);
 	if (group[0].line && group[0].project === 'e2e')
-		projectArgs.push('--maxWorkers', String(LINE_E2E_WORKERS));
+		// Both bounds: with fewer at least, tinypool ended forks still running a file (vitest 3.2).
+		projectArgs.push(
+			'--minWorkers',
+			String(LINE_E2E_WORKERS),
+			'--maxWorkers',
+			String(LINE_E2E_WORKERS),
+		);
 	return run(
 		[vitestBin, 'run', '--config', 'vitest.config.mjs', ...projectArgs],
 		{ ...group[0].env, VMB_RESULTS_PART: group.map((part) => part.project).join('+') },

@@ -482,7 +482,8 @@ export class VirtualMailboxTrigger implements INodeType {
 		// n8n answers the sender only when this returns, and the service drops a delivery it waits too
 		// long for (it never retries): enrichment gets a deadline. It works on a copy, so a late finish
 		// cannot change the item once it is handed to n8n.
-		// Once answered without it, the download is stopped rather than left running in the background.
+		// Once answered without them, the read and the download are stopped rather than left running
+		// (and retried) in the background.
 		const enriched: INodeExecutionData = { json: { ...item.json } };
 		const answered = new AbortController();
 		const enrichment = (async () => {
@@ -490,7 +491,8 @@ export class VirtualMailboxTrigger implements INodeType {
 			const refresh = check.cached
 				? async () => void (await webhookCredentials.call(this, Date.now(), true))
 				: undefined;
-			if (options.includeDetails) await addDetails.call(this, event, body, enriched, refresh);
+			if (options.includeDetails)
+				await addDetails.call(this, event, body, enriched, answered.signal, refresh);
 			if (options.downloadFile)
 				await addFile.call(
 					this,
@@ -558,6 +560,7 @@ async function addDetails(
 	event: EventName,
 	body: IDataObject,
 	item: INodeExecutionData,
+	signal: AbortSignal,
 	refresh?: () => Promise<void>,
 ): Promise<void> {
 	const [key, path] =
@@ -567,7 +570,7 @@ async function addDetails(
 				? ['shipment', `/v1/shipments/${segment(String(body.id))}`]
 				: ['mail_item', `/v1/mails/${segment(String(body.id))}`];
 	const fetchRecord = async () => {
-		const record = await apiRequest.call(this, 'GET', path);
+		const record = await apiRequest.call(this, 'GET', path, { signal });
 		item.json[key] = canonicalRecord(record, key === 'shipment' ? 'shipment' : 'mail');
 	};
 	try {

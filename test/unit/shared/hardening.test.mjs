@@ -674,6 +674,35 @@ describe('the webhook trigger answers within a bound whatever its enrichment wai
 		}
 	});
 
+	test('the Add Full Resource read it answered without is stopped: no attempt outlives the answer', async () => {
+		// An attempt may last timeoutMs; left running, the read would time out there and be sent again.
+		const saved = { ...retryPolicy };
+		Object.assign(retryPolicy, {
+			answerWithinMs: 300,
+			timeoutMs: 600,
+			baseDelayMs: 5,
+			maxDelayMs: 10,
+		});
+		try {
+			api.on('GET', '/v1/mails/1001', { body: F.mailDetail(1) }, { times: 5, delayMs: 3_000 });
+			const run = await runWebhook({
+				parameters: trigger({ includeDetails: true }),
+				request: request(payloads['new-mail']),
+				workflowId: newWorkflowId(),
+			});
+			const [item] = run.result.workflowData[0];
+			expect(item.json.enrichment_error).toMatch(/did not finish within 0.3 s/);
+			expect(api.requests).toHaveLength(1);
+			// Past the attempt's own deadline and the wait before a retry.
+			await new Promise((resolve) => setTimeout(resolve, 1_500));
+			expect(api.requests).toHaveLength(1);
+		} finally {
+			Object.assign(retryPolicy, saved);
+			(await import('nock')).default.abortPendingRequests();
+			api.done = () => true;
+		}
+	});
+
 	test('an enrichment that finishes in time is in the item', async () => {
 		api.on('GET', '/v1/mails/1001', { body: F.mailDetail(1) });
 		const run = await runWebhook({

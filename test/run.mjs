@@ -1,9 +1,10 @@
 // `npm test` and `npm run test:n8n-1` (after the build): `node test/run.mjs <part> ...` runs the
 // named vitest projects; `<project>@<line>` runs a project on another n8n line (LINES), as
 // `npm run test:n8n-1` does and CI beside `npm test`.
-// - Parts that need nothing installed (unit, model) run first, while what the others need installs in
-//   a child process (real n8n, Chromium, Postgres, Redis; instant once there), so a first run does
-//   not wait for the install before its first test.
+// - Parts that need nothing installed (unit, model) run first, side by side (the model checker keeps
+//   one core busy for a minute and a half), while what the others need installs in a child process
+//   (real n8n, Chromium, Postgres, Redis; instant once there), so a first run does not wait for the
+//   install before its first test.
 // - Then two streams run side by side, each line of their output prefixed with the part's name: the
 //   e2e parts one after the other (each starts real n8n and Chromium two files at a time), and queue
 //   mode followed by the other lines' unit tests. Queue mode spends most of its time waiting for
@@ -86,21 +87,33 @@ function vitest(group, prefix) {
 		return code;
 	});
 }
-/** Runs the groups one after the other; resolves with their exit codes. */
+/**
+ * Runs the groups one after the other, each that needs installs once its line's are done (a line
+ * whose installs failed has its parts not run); resolves with their exit codes.
+ */
 async function inTurn(groups, prefix) {
 	const codes = [];
-	for (const group of groups)
-		codes.push(await vitest(group, prefix && `[${group.map((part) => part.arg).join('+')}] `));
+	for (const group of groups) {
+		const installed = INSTALLS[group[0].project] ? await installs.get(group[0].line) : 0;
+		codes.push(
+			installed || (await vitest(group, prefix && `[${group.map((part) => part.arg).join('+')}] `)),
+		);
+	}
 	return codes;
+}
+/** Runs the streams side by side, their output prefixed when there is more than one. */
+async function sideBySide(streams) {
+	const active = streams.filter((stream) => stream.length);
+	if (active.length === 1) return await inTurn(active[0]);
+	return (await Promise.all(active.map((stream) => inTurn(stream, true)))).flat();
 }
 
 const primary = parts.filter((part) => !part.line);
 const queued = primary.some((part) => part.project === 'queue');
 const lineUnits = parts.filter((part) => part.line && !INSTALLS[part.project]);
-const first = [
-	primary.filter((part) => !INSTALLS[part.project]),
-	...(queued ? [] : lineUnits.map((part) => [part])),
-].filter((group) => group.length);
+// Each stream is a list of vitest runs one after the other; the streams of a phase run side by side.
+const first = primary.filter((part) => !INSTALLS[part.project]).map((part) => [[part]]);
+if (!queued && lineUnits.length) (first[0] ??= []).push(...lineUnits.map((part) => [part]));
 const primaryFirst = (a, b) => Number(Boolean(a.line)) - Number(Boolean(b.line));
 const streams = [
 	parts
@@ -119,15 +132,19 @@ fs.mkdirSync(results, { recursive: true });
 for (const key of new Set(parts.map((part) => part.key))) {
 	for (const file of fs.readdirSync(results))
 		if (file === `${key}.json` || file.startsWith(`${key}+`)) fs.rmSync(path.join(results, file));
-	const written = [...first, ...streams.flat()]
+	const written = [...first.flat(), ...streams.flat()]
 		.filter((group) => group[0].key === key)
 		.map((group) => group.map((part) => part.project).join('+'));
 	fs.writeFileSync(path.join(results, `${key}+parts.txt`), `${written.join('\n')}\n`);
 }
 
-// Each line's installs start now, in a child process of their own (one waits for another's lock).
-const installs = [];
-for (const line of new Set(parts.map((part) => part.line))) {
+// Each line's installs run in a child process of their own: this run's own line's first, the other
+// lines' after it (each unpacks on a core; a lock makes one wait for another process installing it).
+const installs = new Map();
+const lines = [...new Set(parts.map((part) => part.line))].sort(
+	(a, b) => Number(Boolean(a)) - Number(Boolean(b)),
+);
+for (const line of lines) {
 	const needs = [
 		...new Set(
 			parts.filter((part) => part.line === line).flatMap((part) => INSTALLS[part.project] ?? []),
@@ -135,21 +152,21 @@ for (const line of new Set(parts.map((part) => part.line))) {
 	];
 	if (needs.length === 0) continue;
 	const what = `${needs.join(', ')}${line ? ` for ${line}` : ''}`;
-	installs.push(
-		run(['test/setup/install-all.mjs', '--only', needs.join(',')], line ? LINES[line] : {}).then(
-			(code) => {
+	const before = installs.get(undefined) ?? Promise.resolve();
+	installs.set(
+		line,
+		before
+			.then(() =>
+				run(['test/setup/install-all.mjs', '--only', needs.join(',')], line ? LINES[line] : {}),
+			)
+			.then((code) => {
 				step(`installing ${what} ${code === 0 ? 'done' : 'failed'}`);
 				if (code !== 0) console.error(`Installing ${what} failed (above): its parts not run.`);
 				return code;
-			},
-		),
+			}),
 	);
 }
-const codes = await inTurn(first);
-const installed = (await Promise.all(installs)).find((code) => code !== 0);
-const active = streams.filter((stream) => stream.length);
-if (installed !== undefined) codes.push(installed);
-else if (active.length === 1 && active[0].length === 1) codes.push(...(await inTurn(active[0])));
-else codes.push(...(await Promise.all(active.map((stream) => inTurn(stream, true)))).flat());
+const codes = await sideBySide(first);
+codes.push(...(await sideBySide(streams)));
 step('done');
 process.exit(codes.find((code) => code !== 0) ?? 0);

@@ -219,7 +219,8 @@ describe('the mailroom page', () => {
 		const row = page.locator('#shipments tbody tr', { hasText: shipment.id });
 		await row.waitFor();
 		const markShipped = row.locator('button[data-action="Mark shipped"]');
-		await markShipped.scrollIntoViewIfNeeded();
+		// The page redraws its tables as the simulator changes: click() finds the button again if
+		// a redraw replaced it (a scroll to it by hand failed on a detached one).
 		await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
 		await markShipped.click();
 		await page.waitForFunction(

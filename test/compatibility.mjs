@@ -22,7 +22,10 @@ function rowOf(key, files) {
 		: [];
 	const result = {
 		success: missing.length === 0 && parts.every((part) => part.success),
-		startTime: Math.min(...parts.map((part) => part.startTime)),
+		// A line none of whose parts wrote results dates from the run that listed them.
+		startTime: parts.length
+			? Math.min(...parts.map((part) => part.startTime))
+			: fs.statSync(listed).mtimeMs,
 		testResults: parts.flatMap((part) => part.testResults),
 	};
 	const runtime = describeRuntime(runtimeName);
@@ -59,14 +62,16 @@ const byLine = new Map();
 if (fs.existsSync(RESULTS))
 	for (const file of fs
 		.readdirSync(RESULTS)
-		.filter((f) => f.endsWith('.json'))
+		.filter((f) => f.endsWith('.json') || f.endsWith('+parts.txt'))
 		.sort()) {
 		const key = file
 			.split('+')
 			.slice(0, 2)
 			.join('+')
 			.replace(/\.json$/, '');
-		byLine.set(key, [...(byLine.get(key) ?? []), path.join(RESULTS, file)]);
+		// A line is in the table when a run listed its parts, even if none of them wrote results.
+		const files = byLine.get(key) ?? [];
+		byLine.set(key, file.endsWith('.json') ? [...files, path.join(RESULTS, file)] : files);
 	}
 if (byLine.size === 0) {
 	console.error(

@@ -141,10 +141,8 @@ for (const key of new Set(parts.map((part) => part.key))) {
 // Each line's installs run in a child process of their own: this run's own line's first, the other
 // lines' after it (each unpacks on a core; a lock makes one wait for another process installing it).
 const installs = new Map();
-const lines = [...new Set(parts.map((part) => part.line))].sort(
-	(a, b) => Number(Boolean(a)) - Number(Boolean(b)),
-);
-for (const line of lines) {
+const lines = new Set(parts.map((part) => part.line));
+for (const line of [...lines].filter((l) => !l).concat([...lines].filter(Boolean))) {
 	const needs = [
 		...new Set(
 			parts.filter((part) => part.line === line).flatMap((part) => INSTALLS[part.project] ?? []),

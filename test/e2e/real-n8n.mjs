@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describeRuntime, ensureRuntime } from '../setup/n8n-runtime.mjs';
-import { RUNTIME_CACHE } from '../setup/atomic-install.mjs';
+import { acquireLock, RUNTIME_CACHE } from '../setup/atomic-install.mjs';
 import { prepareDatabase, writeToDatabase } from './n8n-database.mjs';
 import { ROOT_DIR as ROOT } from '../setup/paths.mjs';
 
@@ -141,6 +141,9 @@ const TEMPLATES = path.join(RUNTIME_CACHE, 'database-templates');
  */
 export async function ensureDatabaseTemplate({ runtime: name } = {}) {
 	const runtime = describeRuntime(name);
+	fs.mkdirSync(TEMPLATES, { recursive: true });
+	// One process migrates; another asking meanwhile waits for it instead of migrating too.
+	const release = await acquireLock(path.join(TEMPLATES, `${runtime.name}.lock`), () => {});
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vmb-template-'));
 	fs.mkdirSync(path.join(folder, 'tmp'));
 	try {
@@ -148,6 +151,7 @@ export async function ensureDatabaseTemplate({ runtime: name } = {}) {
 		await prepareDatabase({ runtime, env }, TEMPLATES);
 	} finally {
 		fs.rmSync(folder, { recursive: true, force: true });
+		release();
 	}
 }
 

@@ -163,7 +163,7 @@ function removeLeftovers(dir, log) {
 }
 
 /** A lock folder holding the owner's pid; a lock whose owner is gone is taken over. */
-async function acquireLock(lock, log) {
+export async function acquireLock(lock, log) {
 	let told = false;
 	for (;;) {
 		try {

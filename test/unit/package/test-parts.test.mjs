@@ -101,8 +101,9 @@ test('CI parts: every part runs once, on its line, and the table passes both lin
 		[
 			'start e2e',
 			'start e2e@n8n-1 --minWorkers 3 --maxWorkers 3',
+			'start model',
 			'start queue',
-			'start unit+model',
+			'start unit',
 			'start unit@n8n-1',
 		].sort(),
 	);
@@ -139,4 +140,24 @@ test('a line none of whose parts wrote results is in the table as failed, not le
 	const table = repo.compatibility();
 	expect(table.output).toMatch(/\| n8n 1\.123\.81 .*\| FAILED \|/);
 	expect(table.status).toBe(1);
+});
+
+test("one line's failed install leaves the other line's parts running", () => {
+	const repo = fakeRepository();
+	const run = repo.tests(CI_PARTS, { FAKE_INSTALL_FAIL: 'n8n-1' });
+	expect(run.status).not.toBe(0);
+	const starts = repo.log().filter((line) => line.startsWith('start '));
+	expect(starts).toEqual(expect.arrayContaining(['start e2e', 'start queue']));
+	expect(starts.some((line) => line.startsWith('start e2e@n8n-1'))).toBe(false);
+});
+
+test('the other line installs after this line, and its end-to-end files run after these', () => {
+	const repo = fakeRepository();
+	expect(repo.tests(CI_PARTS).status).toBe(0);
+	const log = repo.log();
+	expect(log.indexOf('install@n8n-1')).toBeGreaterThan(log.indexOf('installed'));
+	expect(log.findIndex((line) => line.startsWith('start e2e@n8n-1'))).toBeGreaterThan(
+		log.indexOf('start e2e'),
+	);
+	expect(log.indexOf('start unit@n8n-1')).toBeGreaterThan(log.indexOf('start queue'));
 });

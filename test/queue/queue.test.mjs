@@ -410,8 +410,11 @@ describe('after every n8n process restarts', () => {
 
 		polled.stoppedAt = Date.now();
 		await cluster.stopN8nProcesses();
-		// The scan completes while n8n is down.
+		// The scan completes and a package arrives while n8n is down.
 		await control(`/scans/${polled.scan.id}/status`, { status: 'COMPLETED' });
+		polled.second = (
+			await control('/mail', { sender_name: 'Queue Poll Shop 2', mail_type: 'package' })
+		).mail;
 		polled.restartedAt = Date.now();
 		await cluster.startN8nProcesses();
 		rest = await restClient(cluster.main.base);
@@ -426,12 +429,24 @@ describe('after every n8n process restarts', () => {
 		);
 		expect(ran).toEqual(ids.map(() => 1));
 
-		// Polling resumes on the new main: nothing emitted again, a new package once.
-		await waitFor(async () => pollRequests().some((r) => r.at > polled.restartedAt), 150_000);
-		polled.second = (
-			await control('/mail', { sender_name: 'Queue Poll Shop 2', mail_type: 'package' })
-		).mail;
+		// Polling resumes on the new main: nothing emitted again, the package from the downtime once.
 		await waitFor(async () => (await pollOutput()).some((m) => m.id === polled.second.id), 150_000);
+		// The scan that completed while n8n was down is emitted, its file downloaded.
+		await waitFor(
+			async () => (await scanPollOutput()).some((s) => s.scan_id === polled.scan.id),
+			150_000,
+		);
+		// One more poll of each list after both were emitted: nothing again.
+		const emittedAt = Date.now();
+		await waitFor(
+			async () =>
+				pollRequests().some((r) => r.at > emittedAt) &&
+				scanPollRequests().some((r) => r.at > emittedAt),
+			150_000,
+		);
+		await new Promise((resolve) => setTimeout(resolve, 5000));
+		await settled(pollNewMail.id);
+		await settled(pollScans.id);
 		const emitted = (await pollOutput()).map((m) => m.id);
 		expect(emitted.sort()).toEqual([polled.first.id, polled.second.id].sort());
 		// One poll a minute for the whole cluster, not one per process. A window across the restart
@@ -449,12 +464,6 @@ describe('after every n8n process restarts', () => {
 			`poll trigger: packages emitted ${emitted.length} (goal 2, once each, across a main restart); at most ${perMinute} poll request(s) in any minute`,
 		);
 
-		// The scan that completed while n8n was down is emitted once, its file downloaded.
-		await waitFor(
-			async () => (await scanPollOutput()).some((s) => s.scan_id === polled.scan.id),
-			150_000,
-		);
-		await new Promise((resolve) => setTimeout(resolve, 65_000)); // one more poll: nothing again
 		const downloads = (await scanPollOutput()).filter((s) => s.scan_id === polled.scan.id);
 		report(
 			`poll trigger: a scan requested after the last save and completed while n8n was down, emitted ${downloads.length} time(s) (goal 1)`,

@@ -17,7 +17,8 @@ export const OWNER = { email: 'owner@vmb.local', password: 'Simulator-Passw0rd!'
 /** The body n8n's sign-in form posts to /rest/login. */
 const OWNER_LOGIN = { emailOrLdapLoginId: OWNER.email, password: OWNER.password };
 /** require() from inside the runtime's own node_modules (bcryptjs, flatted ship with n8n). */
-const runtimeRequire = (id) => createRequire(path.join(describeRuntime().dir, 'package.json'))(id);
+const runtimeRequire = (id, runtime = describeRuntime()) =>
+	createRequire(path.join(runtime.dir, 'package.json'))(id);
 
 // A port handed out here is free when asked, but the process it is for may bind it only later:
 // never hand it out twice, or a cluster's worker and another process's task broker can meet on it.
@@ -107,9 +108,10 @@ function n8nEnv({
 		N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
 		N8N_INSTANCE_OWNER_FIRST_NAME: 'Ada',
 		N8N_INSTANCE_OWNER_LAST_NAME: 'Lovelace',
-		N8N_INSTANCE_OWNER_PASSWORD_HASH: createRequire(path.join(runtime.dir, 'package.json'))(
-			'bcryptjs',
-		).hashSync(OWNER.password, 10),
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: runtimeRequire('bcryptjs', runtime).hashSync(
+			OWNER.password,
+			10,
+		),
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
 		N8N_DEV_RELOAD: dev ? 'true' : 'false',
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
